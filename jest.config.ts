@@ -1,0 +1,16 @@
+/** @jest-config-loader ts-node */
+/** @jest-config-loader-options {"transpileOnly": true} */
+import type { Config } from 'jest';
+
+// Native-ESM jest: client-node 2.x is ESM-only and jest's CJS loader cannot require() it on Node 20.
+// ts-jest does not type-check in ESM mode, so `npm test` runs `tsc --noEmit` first.
+const config: Config = {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  testMatch: ['<rootDir>/spec/**/*.spec.ts'],
+  testTimeout: 30_000,
+};
+
+export default config;
