@@ -1,0 +1,270 @@
+// The derived-collection engine behind newCollection, newManyCollection, newSingleton and newManyFromNothing.
+//
+// Per transaction it gathers the affected input keys (from its parent's batch and, through the dependency
+// index, from the batches of collections its transforms fetched), reruns exactly those transforms against
+// the committed state of everything upstream, diffs each input's outputs, and emits one batch.
+import type { Event } from '../core/event.js';
+import { latest } from '../core/event.js';
+import { describeValue, KeyError, TransformError } from '../core/errors.js';
+import { freezeOutput } from '../core/freeze.js';
+import { InvariantError } from '../core/strict.js';
+import { schedule, scheduleSync } from '../core/transaction.js';
+import type { CollectionDump, CollectionOptions, HandlerContext, InputDump } from '../core/types.js';
+import type { InternalCollection } from '../core/internal.js';
+import { DependencyIndex } from '../fetch/dependencyIndex.js';
+import type { Dependency } from '../fetch/dependency.js';
+import { TransformContext } from '../fetch/context.js';
+import { CollectionNode } from './node.js';
+
+/** @internal A transform normalised to "zero or more outputs". */
+export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
+
+const NO_OUTPUTS: ReadonlyMap<string, never> = new Map<string, never>();
+
+/** @internal */
+export class DerivedCollection<I, O> extends CollectionNode<O> {
+  /** The last input value each key was computed from. */
+  private readonly inputs = new Map<string, I>();
+  /** Each input's own outputs, including outputs another input owns (shadowed). */
+  private readonly mappings = new Map<string, ReadonlyMap<string, O>>();
+  /** For every output key, the inputs producing it in order of first production; the first one owns it. */
+  private readonly producers = new Map<string, string[]>();
+  private readonly deps: DependencyIndex;
+  private parentInbox: Event<I>[] = [];
+  private depInbox = new Map<number, Event<unknown>[]>();
+  /** The last error of each input whose transform is failing (for the debug dump). */
+  private readonly failing = new Map<string, string>();
+  /** Transform runs so far (metrics, benchmarks). */
+  recomputations = 0;
+
+  constructor(
+    private readonly parent: InternalCollection<I>,
+    private readonly transform: ManyTransform<I, O>,
+    opts: CollectionOptions | undefined,
+    defaultName: string,
+    /** Singletons have no meaningful input key to report in errors. */
+    private readonly keyedInputs = true,
+  ) {
+    super(opts, defaultName);
+    this.deps = new DependencyIndex({
+      firstUse: (src) => src.addDependent(this),
+      lastUse: (src) => src.removeDependent(this),
+    });
+    parent.addDependent(this);
+    // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
+    // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
+    const sink: Event<O>[] = [];
+    for (const input of parent.values()) this.recompute(parent.keyOf(input), sink);
+    this.start(opts);
+    this.evaluateSync();
+  }
+
+  override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[]): void {
+    if (this.disposed) return;
+    if (from === (this.parent as InternalCollection<unknown>)) {
+      for (const e of events) this.parentInbox.push(e as Event<I>);
+    } else {
+      const box = this.depInbox.get(from.uid);
+      if (box === undefined) this.depInbox.set(from.uid, events.slice());
+      else for (const e of events) box.push(e);
+    }
+    schedule(this);
+  }
+
+  flush(): void {
+    const affected = new Set<string>();
+    const fromParent = this.parentInbox;
+    this.parentInbox = [];
+    for (const e of fromParent) affected.add(this.parent.keyOf(latest(e)));
+    if (this.depInbox.size > 0) {
+      const fromDeps = this.depInbox;
+      this.depInbox = new Map();
+      for (const [uid, events] of fromDeps) this.deps.collectAffected(uid, events, affected);
+    }
+    if (this.disposed) return;
+    const out: Event<O>[] = [];
+    for (const key of affected) this.recompute(key, out);
+    this.emit(out);
+  }
+
+  protected upstreamReady(): boolean {
+    if (!this.parent.hasSynced()) return false;
+    for (const src of this.deps.sources()) if (!src.hasSynced()) return false;
+    return true;
+  }
+
+  /** Reruns one input against the current state and appends the resulting output events to `out`. */
+  private recompute(inputKey: string, out: Event<O>[]): void {
+    const input = this.parent.getKey(inputKey);
+    if (input === undefined) {
+      this.removeInput(inputKey, out);
+      return;
+    }
+    this.recomputations++;
+    const ctx = new TransformContext(this.uid, this.name, this.keyedInputs ? inputKey : undefined);
+    let outputs: Map<string, O>;
+    try {
+      outputs = this.keyed(this.transform(ctx, input), inputKey);
+    } catch (e) {
+      ctx.closed = true;
+      this.fail(inputKey, ctx, e);
+      return;
+    }
+    ctx.closed = true;
+    this.failing.delete(inputKey);
+    if (ctx.discarded) {
+      // Keep the last good result; a first run with a non-empty result still counts (it sets a default).
+      // What this run read is added to what the kept result read, so a change to either recomputes.
+      if (this.mappings.has(inputKey) || outputs.size === 0) {
+        this.setDeps(inputKey, union(this.deps.depsOf(inputKey), ctx.deps));
+        return;
+      }
+    }
+    this.setDeps(inputKey, ctx.deps);
+    this.inputs.set(inputKey, input);
+    this.applyOutputs(inputKey, outputs, out);
+  }
+
+  private fail(inputKey: string, ctx: TransformContext, e: unknown): void {
+    const err = new TransformError(this.name, this.keyedInputs ? inputKey : undefined, e);
+    this.failing.set(inputKey, err.message);
+    // The failed run's reads join the last good run's, so fixing whatever broke it recomputes the input.
+    this.setDeps(inputKey, union(this.deps.depsOf(inputKey), ctx.deps));
+    this.reportError(err);
+  }
+
+  /** Keys a transform's result; two outputs with one key: the last wins (reported). */
+  private keyed(result: readonly O[] | undefined | null, inputKey: string): Map<string, O> {
+    const m = new Map<string, O>();
+    if (result === undefined || result === null) return m;
+    if (!Array.isArray(result)) {
+      throw new TypeError(`transform returned ${describeValue(result)} where an array (or undefined/null) was expected`);
+    }
+    for (const o of result) {
+      if (o === undefined || o === null) continue;
+      const k = this.keyOf(o);
+      if (m.has(k)) {
+        this.reportError(
+          new TransformError(this.name, inputKey, new KeyError(this.name, o, `output key ${JSON.stringify(k)} returned twice by one transform run; the last one wins`)),
+        );
+      }
+      m.set(k, freezeOutput(o));
+    }
+    return m;
+  }
+
+  private setDeps(inputKey: string, deps: readonly Dependency[]): void {
+    const before = this.hasSynced();
+    this.deps.set(inputKey, deps);
+    // A new, unsynced dependency must hold back our own sync; re-check once the dust settles.
+    if (!before) scheduleSync(this);
+  }
+
+  private removeInput(inputKey: string, out: Event<O>[]): void {
+    if (this.mappings.has(inputKey)) this.applyOutputs(inputKey, NO_OUTPUTS, out);
+    this.mappings.delete(inputKey);
+    this.inputs.delete(inputKey);
+    this.failing.delete(inputKey);
+    this.deps.delete(inputKey);
+  }
+
+  /** Diffs one input's new outputs against its old ones and against what other inputs produce. */
+  private applyOutputs(inputKey: string, next: ReadonlyMap<string, O>, out: Event<O>[]): void {
+    const prev = this.mappings.get(inputKey) ?? NO_OUTPUTS;
+    this.mappings.set(inputKey, next);
+    for (const [k, v] of next) {
+      const owners = this.producers.get(k);
+      if (owners === undefined) {
+        this.producers.set(k, [inputKey]);
+        this.setState(k, v);
+        out.push({ type: 'add', new: v });
+      } else if (owners[0] === inputKey) {
+        const cur = this.state.get(k)!;
+        if (cur !== v && !this.eq(cur, v)) {
+          this.setState(k, v);
+          out.push({ type: 'update', old: cur, new: v });
+        }
+      } else if (!prev.has(k)) {
+        owners.push(inputKey);
+        this.reportError(
+          new TransformError(
+            this.name,
+            inputKey,
+            new KeyError(this.name, v, `output key ${JSON.stringify(k)} is already produced by input ${JSON.stringify(owners[0])}; that input keeps it`),
+          ),
+        );
+      }
+    }
+    for (const k of prev.keys()) {
+      if (next.has(k)) continue;
+      const owners = this.producers.get(k)!;
+      const wasOwner = owners[0] === inputKey;
+      owners.splice(owners.indexOf(inputKey), 1);
+      if (!wasOwner) continue;
+      const cur = this.state.get(k)!;
+      if (owners.length === 0) {
+        this.producers.delete(k);
+        this.setState(k, undefined);
+        out.push({ type: 'delete', old: cur });
+      } else {
+        // The next producer in line takes the key over.
+        const v = this.mappings.get(owners[0]!)!.get(k)!;
+        if (cur !== v && !this.eq(cur, v)) {
+          this.setState(k, v);
+          out.push({ type: 'update', old: cur, new: v });
+        }
+      }
+    }
+  }
+
+  protected onDispose(): void {
+    this.parent.removeDependent(this);
+    for (const src of [...this.deps.sources()]) src.removeDependent(this);
+    this.parentInbox = [];
+    this.depInbox.clear();
+  }
+
+  /** @internal Dependency state, for white-box tests. */
+  dependencyIndex(): DependencyIndex {
+    return this.deps;
+  }
+
+  override dump(): CollectionDump {
+    const inputs: Record<string, InputDump> = {};
+    for (const [k, m] of this.mappings) {
+      const d: InputDump = {};
+      if (m.size > 0) d.outputs = [...m.keys()].sort();
+      const deps = this.deps.depsOf(k);
+      if (deps.length > 0) d.dependencies = deps.map((x) => x.source.name).sort();
+      const err = this.failing.get(k);
+      if (err !== undefined) (d as InputDump & { error?: string }).error = err;
+      inputs[k] = d;
+    }
+    return { outputs: Object.fromEntries(this.state), inputCollection: this.parent.name, inputs, synced: this.hasSynced() };
+  }
+
+  override checkInvariants(): void {
+    const fail = (msg: string): never => {
+      throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${msg}`);
+    };
+    for (const k of this.mappings.keys()) if (this.parent.getKey(k) === undefined) fail(`input ${JSON.stringify(k)} has outputs but no longer exists upstream`);
+    for (const [k, owners] of this.producers) {
+      if (owners.length === 0) fail(`output ${JSON.stringify(k)} has no producer`);
+      if (new Set(owners).size !== owners.length) fail(`output ${JSON.stringify(k)} lists a producer twice`);
+      for (const o of owners) if (!this.mappings.get(o)?.has(k)) fail(`output ${JSON.stringify(k)} names producer ${JSON.stringify(o)}, which does not produce it`);
+      if (this.state.get(k) !== this.mappings.get(owners[0]!)!.get(k) && !this.eq(this.state.get(k)!, this.mappings.get(owners[0]!)!.get(k)!)) {
+        fail(`output ${JSON.stringify(k)} differs from what its owner ${JSON.stringify(owners[0])} produced`);
+      }
+    }
+    for (const [ik, m] of this.mappings) for (const k of m.keys()) if (!this.producers.get(k)?.includes(ik)) fail(`input ${JSON.stringify(ik)} produces ${JSON.stringify(k)} but is not listed as its producer`);
+    for (const k of this.state.keys()) if (!this.producers.has(k)) fail(`output ${JSON.stringify(k)} is in the state but nobody produces it`);
+    const bad = this.deps.inconsistency();
+    if (bad !== undefined) fail(bad);
+  }
+}
+
+function union(a: readonly Dependency[], b: readonly Dependency[]): readonly Dependency[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  return [...a, ...b];
+}

@@ -1,0 +1,28 @@
+// newCollection: one output (or none) per input.
+import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
+import { internal } from '../core/internal.js';
+import { DerivedCollection } from './derivedCollection.js';
+
+/**
+ * Derives a collection with at most one output per input. The transform must be pure: it reads other
+ * collections only through `fetch` (which records what it read) and returns the output, or
+ * undefined/null for none. Only the inputs affected by a change are recomputed.
+ * @example
+ * const workloads = newCollection(pods, (ctx, pod) => ({ metadata: pod.metadata, services: fetch(ctx, services, filterSelects(pod.metadata.labels)) }));
+ * @see newManyCollection
+ */
+export function newCollection<I, O>(
+  parent: Collection<I>,
+  transform: (ctx: HandlerContext, input: I) => O | undefined | null,
+  opts?: CollectionOptions,
+): Collection<O> {
+  return new DerivedCollection<I, O>(
+    internal(parent),
+    (ctx, input) => {
+      const o = transform(ctx, input);
+      return o === undefined || o === null ? undefined : [o];
+    },
+    opts,
+    'Collection',
+  );
+}

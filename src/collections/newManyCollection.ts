@@ -1,0 +1,17 @@
+// newManyCollection: any number of outputs per input.
+import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
+import { internal } from '../core/internal.js';
+import { DerivedCollection } from './derivedCollection.js';
+
+/**
+ * Derives a collection with any number of outputs per input. Output keys must be unique: when two inputs
+ * produce the same key, the one that produced it first keeps it and the conflict is reported on `errors$`.
+ * @see newCollection
+ */
+export function newManyCollection<I, O>(
+  parent: Collection<I>,
+  transform: (ctx: HandlerContext, input: I) => readonly O[] | undefined | null,
+  opts?: CollectionOptions,
+): Collection<O> {
+  return new DerivedCollection<I, O>(internal(parent), transform, opts, 'ManyCollection');
+}

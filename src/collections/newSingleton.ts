@@ -1,0 +1,26 @@
+// newSingleton: one derived value computed from nothing but what it fetches.
+import type { CollectionOptions, HandlerContext, Singleton } from '../core/types.js';
+import { DerivedCollection } from './derivedCollection.js';
+import { dummyInput } from './dummyInput.js';
+import { SingletonView } from './singletonView.js';
+import { singletonKey } from './singletonKey.js';
+
+/**
+ * Derives a single value. The transform runs once at construction and again whenever something it
+ * fetched changes. A string value is keyed by itself, so a changed string is a delete plus an add;
+ * other values keep one key and change by update.
+ * @example const count = newSingleton((ctx) => fetch(ctx, configMaps).length);
+ */
+export function newSingleton<O>(transform: (ctx: HandlerContext) => O | undefined | null, opts?: CollectionOptions): Singleton<O> {
+  const node = new DerivedCollection<string, O>(
+    dummyInput(opts),
+    (ctx) => {
+      const o = transform(ctx);
+      return o === undefined || o === null ? undefined : [o];
+    },
+    { key: singletonKey, ...opts },
+    'Singleton',
+    false,
+  );
+  return new SingletonView<O>(node);
+}

@@ -1,0 +1,301 @@
+// The base of every collection: identity, state, dependents, handlers, sync, errors, indexes, disposal.
+import { Observable, Subject } from 'rxjs';
+import type { Event } from '../core/event.js';
+import { COLLECTION_BRAND, makeKeyFn } from '../core/keyOf.js';
+import { equals as defaultEquals } from '../core/equals.js';
+import { TransformError, UsageError } from '../core/errors.js';
+import { logErrorOnce } from '../core/logger.js';
+import { SyncState } from '../core/syncState.js';
+import { HandlerSet, type HandlerOwner } from '../core/handlerSet.js';
+import { afterCommitted, scheduleSync, type TxNode } from '../core/transaction.js';
+import type { Dependent, IndexHandle, InternalCollection } from '../core/internal.js';
+import type {
+  BatchHandler,
+  CollectionDump,
+  CollectionOptions,
+  DebugRegistry,
+  DebugTarget,
+  EventHandler,
+  Registration,
+} from '../core/types.js';
+import { IndexState } from './indexState.js';
+
+let nextUid = 1;
+
+/** @internal A fresh process-unique uid (collections and other graph members share the sequence). */
+export function allocateUid(): number {
+  return nextUid++;
+}
+
+/**
+ * @internal The machinery every collection shares. Subclasses decide what `flush` does with the inbox,
+ * when their upstream is ready, and what they hold on to upstream (released in `onDispose`).
+ */
+export abstract class CollectionNode<T>
+  implements InternalCollection<T>, TxNode, Dependent, DebugTarget, HandlerOwner
+{
+  readonly [COLLECTION_BRAND] = true as const;
+  readonly uid = allocateUid();
+  readonly name: string;
+  rank = 0;
+  queued = false;
+  syncQueued = false;
+  disposed = false;
+  /** Transform, handler and source failures seen so far (for the debug dump and metrics). */
+  errorCount = 0;
+  readonly keyOf: (o: unknown) => string;
+  protected readonly eq: (a: T, b: T) => boolean;
+  protected readonly state = new Map<string, T>();
+  protected readonly syncState = new SyncState();
+  protected readonly handlers: HandlerSet<T> = new HandlerSet<T>(this);
+  private readonly dependents = new Set<Dependent>();
+  private readonly errorSubject = new Subject<TransformError>();
+  private indexes: IndexState<T>[] = [];
+  private readonly meta: Record<string, unknown>;
+  private readonly debugRegistry: DebugRegistry | undefined;
+  readonly events$: Observable<readonly Event<T>[]>;
+  readonly errors$: Observable<TransformError>;
+
+  constructor(opts: CollectionOptions | undefined, defaultName: string) {
+    this.name = opts?.name ?? `${defaultName}[${this.uid}]`;
+    this.keyOf = makeKeyFn(() => this.name, opts?.key);
+    this.eq = (opts?.equals as ((a: T, b: T) => boolean) | undefined) ?? defaultEquals;
+    this.meta = opts?.metadata ?? {};
+    this.debugRegistry = opts?.debugger;
+    this.errors$ = this.errorSubject.asObservable();
+    this.events$ = new Observable<readonly Event<T>[]>((subscriber) => {
+      const reg = this.registerBatch((batch) => subscriber.next(batch), true);
+      return () => reg.unregister();
+    });
+  }
+
+  /** Subclasses call this last in their constructor: joins the debugger and honours `stop`. */
+  protected start(opts: CollectionOptions | undefined): void {
+    this.debugRegistry?.register(this);
+    const stop = opts?.stop;
+    if (stop === undefined) return;
+    if (stop.aborted) this.dispose();
+    else stop.addEventListener('abort', () => this.dispose(), { once: true });
+  }
+
+  // ---- reading -------------------------------------------------------------------------------------
+
+  getKey(key: string): T | undefined {
+    return this.state.get(key);
+  }
+
+  list(): T[] {
+    return Array.from(this.state.values());
+  }
+
+  values(): IterableIterator<T> {
+    return this.state.values();
+  }
+
+  get size(): number {
+    return this.state.size;
+  }
+
+  metadata(): Record<string, unknown> {
+    return this.meta;
+  }
+
+  // ---- handlers ------------------------------------------------------------------------------------
+
+  registerBatch(handler: BatchHandler<T>, runExistingState = true): Registration {
+    if (typeof handler !== 'function') throw new UsageError(`registerBatch on ${JSON.stringify(this.name)} needs a function`);
+    return this.handlers.add(handler, runExistingState ? this.replay() : undefined);
+  }
+
+  register(handler: EventHandler<T>): Registration {
+    if (typeof handler !== 'function') throw new UsageError(`register on ${JSON.stringify(this.name)} needs a function`);
+    return this.registerBatch(perEvent(handler), true);
+  }
+
+  /** The committed state as `add` events (what a new handler sees first). */
+  protected replay(): Event<T>[] {
+    const out: Event<T>[] = [];
+    for (const v of this.committedValues()) out.push({ type: 'add', new: v });
+    return out;
+  }
+
+  /** Values as of the last commit; sources override this while a transaction holds uncommitted writes. */
+  protected committedValues(): Iterable<T> {
+    return this.state.values();
+  }
+
+  subscriberCount(): number {
+    return this.dependents.size + this.handlers.size;
+  }
+
+  // ---- sync ----------------------------------------------------------------------------------------
+
+  hasSynced(): boolean {
+    return this.syncState.hasSynced();
+  }
+
+  waitUntilSynced(signal?: AbortSignal): Promise<boolean> {
+    return this.syncState.waitUntilSynced(signal);
+  }
+
+  /** Whether everything this collection reads has synced (sources: whether they were marked synced). */
+  protected abstract upstreamReady(): boolean;
+
+  evaluateSync(): void {
+    if (this.disposed || this.syncState.hasSynced() || !this.upstreamReady()) return;
+    this.syncState.markSynced();
+    for (const d of this.dependents) d.upstreamSynced();
+    afterCommitted(() => this.handlers.collectionSynced());
+  }
+
+  upstreamSynced(): void {
+    if (!this.syncState.hasSynced()) scheduleSync(this);
+  }
+
+  // ---- the graph -----------------------------------------------------------------------------------
+
+  addDependent(node: Dependent): void {
+    if (this.dependents.has(node)) return;
+    if (node === (this as Dependent) || reaches(node, this)) {
+      throw new UsageError(`cycle: ${JSON.stringify(node.name)} reads ${JSON.stringify(this.name)}, which depends on it`);
+    }
+    this.dependents.add(node);
+    raiseRank(node, this.rank + 1);
+  }
+
+  removeDependent(node: Dependent): void {
+    this.dependents.delete(node);
+  }
+
+  dependentsForRank(): Iterable<Dependent> {
+    return this.dependents;
+  }
+
+  /** Receives a batch from a collection this one reads; subclasses that read something override it. */
+  receive(from: InternalCollection<unknown>, _events: readonly Event<unknown>[]): void {
+    throw new Error(`rxkrt internal: ${this.name} received a batch from ${from.name} but reads nothing`);
+  }
+
+  abstract flush(): void;
+
+  /** Commits a batch: dependents get it now (inside the transaction), handlers after the commit. */
+  protected emit(events: Event<T>[]): void {
+    if (events.length === 0) return;
+    Object.freeze(events);
+    const initial = !this.syncState.hasSynced();
+    for (const d of this.dependents) d.receive(this as InternalCollection<unknown>, events as readonly Event<unknown>[]);
+    const regs = this.handlers.snapshot();
+    if (regs.length > 0) {
+      afterCommitted(() => {
+        for (const r of regs) r.deliver(events, initial);
+      });
+    }
+  }
+
+  /** Writes one key of the state and keeps every index in step. */
+  protected setState(key: string, value: T | undefined): void {
+    const indexes = this.indexes;
+    if (indexes.length === 0) {
+      if (value === undefined) this.state.delete(key);
+      else this.state.set(key, value);
+      return;
+    }
+    const old = this.state.get(key);
+    if (value === undefined) this.state.delete(key);
+    else this.state.set(key, value);
+    for (const ix of indexes) ix.update(key, old, value);
+  }
+
+  indexFor(name: string, extract: (o: T) => readonly string[]): IndexHandle<T> {
+    const existing = this.indexes.find((ix) => ix.name === name && (ix as unknown as { extractFn: unknown }).extractFn === extract);
+    if (existing !== undefined) return existing;
+    const ix = new IndexState<T>(name, this, extract, (e, o) =>
+      this.reportError(new TransformError(this.name, safeKey(this, o), e, `index ${JSON.stringify(name)} extract threw`)),
+    );
+    this.indexes = [...this.indexes, ix];
+    return ix;
+  }
+
+  // ---- errors --------------------------------------------------------------------------------------
+
+  /** Counts, logs (once per distinct message) and emits an error on `errors$` after the commit. */
+  reportError(err: TransformError): void {
+    this.errorCount++;
+    logErrorOnce(err.message, err.error);
+    afterCommitted(() => this.errorSubject.next(err));
+  }
+
+  reportHandlerError(error: unknown): void {
+    this.reportError(new TransformError(this.name, undefined, error, 'handler threw'));
+  }
+
+  // ---- debug and strict mode -----------------------------------------------------------------------
+
+  dump(): CollectionDump {
+    return { outputs: Object.fromEntries(this.state), synced: this.hasSynced() };
+  }
+
+  checkInvariants(): void {}
+
+  // ---- disposal ------------------------------------------------------------------------------------
+
+  /** Disposes the collection: releases everything upstream and leaves the debugger; the state stays readable. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.onDispose();
+    this.debugRegistry?.unregister(this);
+    this.syncState.abandon();
+  }
+
+  protected abstract onDispose(): void;
+}
+
+function perEvent<T>(handler: EventHandler<T>): BatchHandler<T> {
+  return (batch) => {
+    for (let i = 0; i < batch.length; i++) {
+      const r = handler(batch[i]!);
+      if (typeof r === 'object' && r !== null && typeof (r as Promise<void>).then === 'function') {
+        return continueAfter(r, handler, batch, i + 1);
+      }
+    }
+    return undefined;
+  };
+}
+
+async function continueAfter<T>(first: Promise<void>, handler: EventHandler<T>, batch: readonly Event<T>[], from: number): Promise<void> {
+  await first;
+  for (let i = from; i < batch.length; i++) await handler(batch[i]!);
+}
+
+/** Raises a node's rank (and, transitively, its dependents') so that it stays above what it reads. */
+function raiseRank(node: Dependent, min: number): void {
+  if (node.rank >= min) return;
+  node.rank = min;
+  for (const d of node.dependentsForRank()) raiseRank(d, min + 1);
+}
+
+/** Whether `target` is reachable from `from` along dependent edges. */
+function reaches(from: Dependent, target: object): boolean {
+  const seen = new Set<Dependent>();
+  const stack: Dependent[] = [from];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    for (const d of n.dependentsForRank()) {
+      if (d === target) return true;
+      if (!seen.has(d)) {
+        seen.add(d);
+        stack.push(d);
+      }
+    }
+  }
+  return false;
+}
+
+function safeKey(c: InternalCollection<unknown>, o: unknown): string | undefined {
+  try {
+    return c.keyOf(o);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,58 @@
+// The internal face of a collection: what fetch, indexes and the engine use beyond the public interface.
+import type { Collection } from './types.js';
+import type { COLLECTION_BRAND } from './keyOf.js';
+
+/** @internal Every collection rxkrt builds implements this; users cannot (the brand is not exported). */
+export interface InternalCollection<T> extends Collection<T> {
+  readonly [COLLECTION_BRAND]: true;
+  /** Topological rank: above every collection this one reads. */
+  rank: number;
+  /** This collection's key function (the `key` option, else `keyOf`); throws KeyError naming the collection. */
+  keyOf(o: unknown): string;
+  /** Iterates the committed values without copying. */
+  values(): IterableIterator<T>;
+  readonly size: number;
+  /** Indexes maintained in step with this collection's state. */
+  indexFor(name: string, extract: (o: T) => readonly string[]): IndexHandle<T>;
+  /** Adds a node that receives this collection's batches inside the transaction. */
+  addDependent(node: Dependent): void;
+  removeDependent(node: Dependent): void;
+  /** How many dependents and handlers are attached (leak tests). */
+  subscriberCount(): number;
+  readonly disposed: boolean;
+}
+
+/** @internal A node inside the graph that receives batches from collections it reads. */
+export interface Dependent {
+  readonly uid: number;
+  rank: number;
+  readonly name: string;
+  receive(from: InternalCollection<unknown>, events: readonly import('./event.js').Event<unknown>[]): void;
+  /** Dependents of this node, for rank propagation. */
+  dependentsForRank(): Iterable<Dependent>;
+  /** Re-evaluate sync (something this node reads may have synced). */
+  upstreamSynced(): void;
+}
+
+/** @internal A secondary index over one collection, kept in step with its state. */
+export interface IndexHandle<T> {
+  readonly uid: number;
+  readonly name: string;
+  readonly source: InternalCollection<T>;
+  extract(o: T): readonly string[];
+  /** The objects under `key`, without copying. */
+  lookupValues(key: string): Iterable<T>;
+  /** Index keys present (for asCollection). */
+  keys(): Iterable<string>;
+  /** Register a listener called with the index keys whose groups changed, inside the owner's commit. */
+  readonly size: number;
+}
+
+/** @internal Returns the internal face of a collection, or throws for foreign objects. */
+export function internal<T>(c: Collection<T>): InternalCollection<T> {
+  const ic = c as Partial<InternalCollection<T>>;
+  if (typeof ic.keyOf !== 'function' || typeof ic.values !== 'function' || typeof ic.addDependent !== 'function') {
+    throw new TypeError(`rxkrt: ${String((c as { name?: unknown }).name ?? c)} is not a collection built by rxkrt`);
+  }
+  return ic as InternalCollection<T>;
+}

@@ -1,0 +1,64 @@
+// Key derivation: the one rule that decides which key an object lives under.
+import { KeyError } from './errors.js';
+
+/** @internal Objects that are collections carry this brand so `keyOf` can key them by uid. */
+export const COLLECTION_BRAND: unique symbol = Symbol.for('rxkrt.collection');
+
+interface MaybeMeta {
+  metadata?: { name?: unknown; namespace?: unknown };
+  resourceName?: unknown;
+  uid?: unknown;
+  [COLLECTION_BRAND]?: true;
+}
+
+/**
+ * Derives the key of an object:
+ * a string is its own key; an object with `metadata.name` is `namespace/name` (or `name` without a
+ * namespace); an object with a `resourceName()` method is keyed by it; a collection by its uid.
+ * @throws KeyError for anything else.
+ */
+export function keyOf(o: unknown): string {
+  const key = tryKeyOf(o);
+  if (key === undefined) throw new KeyError('', o);
+  return key;
+}
+
+/** @internal `keyOf` that returns undefined instead of throwing (hot path: no exception machinery). */
+export function tryKeyOf(o: unknown): string | undefined {
+  if (typeof o === 'string') return o;
+  if (o === null || typeof o !== 'object') return undefined;
+  const m = o as MaybeMeta;
+  const meta = m.metadata;
+  if (meta !== undefined && meta !== null && typeof meta.name === 'string' && meta.name !== '') {
+    const ns = meta.namespace;
+    return typeof ns === 'string' && ns !== '' ? `${ns}/${meta.name}` : meta.name;
+  }
+  if (typeof m.resourceName === 'function') {
+    const k: unknown = (m.resourceName as () => unknown)();
+    return typeof k === 'string' ? k : undefined;
+  }
+  if (m[COLLECTION_BRAND] === true) return String(m.uid);
+  return undefined;
+}
+
+/** @internal A collection's key function: the user's override, else `keyOf`; errors name the collection. */
+export function makeKeyFn(collection: () => string, override?: (o: never) => string): (o: unknown) => string {
+  if (override !== undefined) {
+    const user = override as (o: unknown) => string;
+    return (o) => {
+      let k: unknown;
+      try {
+        k = user(o);
+      } catch (e) {
+        throw new KeyError(collection(), o, `the key option threw: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      if (typeof k !== 'string') throw new KeyError(collection(), o, `the key option returned ${typeof k}, not a string`);
+      return k;
+    };
+  }
+  return (o) => {
+    const k = tryKeyOf(o);
+    if (k === undefined) throw new KeyError(collection(), o);
+    return k;
+  };
+}

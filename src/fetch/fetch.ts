@@ -1,0 +1,78 @@
+// The fetch family: read a collection inside a transform and record the dependency.
+import type { Collection, HandlerContext } from '../core/types.js';
+import { internal } from '../core/internal.js';
+import { equals } from '../core/equals.js';
+import { UsageError } from '../core/errors.js';
+import { buildDependency, matches, type Dependency } from './dependency.js';
+import { trackingContext } from './context.js';
+import type { FetchFilter } from './filters.js';
+
+/**
+ * Reads the objects of `c` that pass every filter, and records the dependency so that a change to a
+ * matching object (before or after the change) recomputes the current input.
+ * @throws UsageError when `ctx` is not a transform's context, or when key and index filters are combined.
+ * @example const svcs = fetch(ctx, services, filterIndex(byNamespace, pod.metadata.namespace), filterSelectsNonEmpty(podLabels));
+ */
+export function fetch<T>(ctx: HandlerContext, c: Collection<T>, ...filters: FetchFilter[]): T[] {
+  const tc = trackingContext(ctx, 'fetch');
+  const dep = buildDependency(internal(c) as never, filters);
+  tc.record(dep);
+  return listMatching(dep) as T[];
+}
+
+/**
+ * Like `fetch`, for at most one object.
+ * @throws UsageError when more than one object matches (naming the collection and the keys found).
+ */
+export function fetchOne<T>(ctx: HandlerContext, c: Collection<T>, ...filters: FetchFilter[]): T | undefined {
+  const found = fetch(ctx, c, ...filters);
+  if (found.length > 1) {
+    const ic = internal(c);
+    throw new UsageError(
+      `fetchOne on collection ${JSON.stringify(c.name)} found ${found.length} objects: ` +
+        found.slice(0, 5).map((o) => JSON.stringify(ic.keyOf(o))).join(', '),
+    );
+  }
+  return found[0];
+}
+
+/** `fetch` when `ctx` is given; a plain filtered list (no dependency) when it is undefined. */
+export function fetchOrList<T>(ctx: HandlerContext | undefined, c: Collection<T>, ...filters: FetchFilter[]): T[] {
+  if (ctx !== undefined) return fetch(ctx, c, ...filters);
+  return listMatching(buildDependency(internal(c) as never, filters)) as T[];
+}
+
+/**
+ * Fetches projections of the matching objects. An update whose projection is `equals` to the old one
+ * recomputes nothing (adds and deletes always do). Reading anything outside the projection gives stale data.
+ */
+export function partialFetch<T, S>(
+  ctx: HandlerContext,
+  c: Collection<T>,
+  project: (t: T) => S,
+  ...filters: FetchFilter[]
+): S[] {
+  const tc = trackingContext(ctx, 'partialFetch');
+  if (typeof project !== 'function') throw new UsageError('partialFetch needs a projection function');
+  const p = project as (t: unknown) => S;
+  const dep = buildDependency(internal(c) as never, filters, (a, b) => equals(p(a), p(b)));
+  tc.record(dep);
+  return (listMatching(dep) as T[]).map(project);
+}
+
+/** @internal The objects a dependency selects, without copying the collection. */
+export function listMatching(dep: Dependency): unknown[] {
+  const out: unknown[] = [];
+  const src = dep.source;
+  if (dep.keys !== undefined) {
+    for (const k of dep.keys) {
+      const v = src.getKey(k);
+      if (v !== undefined && matches(dep, v, true)) out.push(v);
+    }
+  } else if (dep.index !== undefined) {
+    for (const v of dep.index.handle.lookupValues(dep.index.key)) if (matches(dep, v, true)) out.push(v);
+  } else {
+    for (const v of src.values()) if (matches(dep, v, true)) out.push(v);
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+// rxkrt: declarative, incremental, glitch-free collections for Kubernetes controllers on RxJS 7.
+
+/* Objects, keys, equality */
+export { keyOf } from './core/keyOf.js';
+export { equals } from './core/equals.js';
+export { labelsOf, selectorOf, isSubset, selectsNonEmpty, type Labels } from './core/labels.js';
+
+/* Events */
+export { latest, items, type Event, type EventType } from './core/event.js';
+
+/* Errors */
+export { KeyError, TransformError, UsageError } from './core/errors.js';
+
+/* Types */
+export type {
+  Collection,
+  Singleton,
+  Syncer,
+  Registration,
+  CollectionOptions,
+  HandlerContext,
+  EventHandler,
+  BatchHandler,
+  CollectionDump,
+  InputDump,
+  DebugRegistry,
+} from './core/types.js';
+
+/* Transactions, strict mode, logging */
+export { batch } from './core/transaction.js';
+export { setStrictMode, isStrictMode } from './core/strict.js';
+export { setLogger, type Logger } from './core/logger.js';
+
+/* Collections */
+export { newStaticCollection, type StaticCollection } from './collections/newStaticCollection.js';
+export { newStatic, type StaticSingleton } from './collections/newStatic.js';
+export { newCollection } from './collections/newCollection.js';
+export { newManyCollection } from './collections/newManyCollection.js';
+export { newSingleton } from './collections/newSingleton.js';
+export { newManyFromNothing } from './collections/newManyFromNothing.js';
+
+/* Fetching */
+export { fetch, fetchOne, fetchOrList, partialFetch } from './fetch/fetch.js';
+export {
+  filterKey,
+  filterKeys,
+  filterObjectName,
+  filterIndex,
+  filterLabel,
+  filterSelects,
+  filterSelectsNonEmpty,
+  filterGeneric,
+  type FetchFilter,
+  type IndexLike,
+} from './fetch/filters.js';
+
+/* Debugging */
+export { DebugHandler, type DebugCollection } from './debug/DebugHandler.js';
