@@ -56,3 +56,15 @@ export {
 
 /* Debugging */
 export { DebugHandler, type DebugCollection } from './debug/DebugHandler.js';
+
+/* Composition */
+export { joinCollection } from './collections/joinCollection.js';
+export { joinWithMergeCollection } from './collections/joinWithMergeCollection.js';
+export { mapCollection } from './collections/mapCollection.js';
+export { newIndex, newNamespaceIndex, namespaceOf, type Index } from './collections/newIndex.js';
+export type { IndexObject } from './collections/indexCollection.js';
+export { newRecomputeTrigger, type RecomputeTrigger } from './collections/newRecomputeTrigger.js';
+
+/* RxJS sources */
+export { collectionFromEvents, type ObservableSourceOptions } from './collections/collectionFromEvents.js';
+export { singletonFromValues } from './collections/singletonFromValues.js';

@@ -14,7 +14,8 @@ export interface StaticSingleton<T> extends Singleton<T> {
   markSynced(): void;
 }
 
-class StaticSingletonNode<T> extends SourceNode<T> {
+/** @internal */
+export class StaticSingletonNode<T> extends SourceNode<T> {
   constructor(initial: T | undefined, opts: (CollectionOptions & { startSynced?: boolean }) | undefined) {
     super({ key: singletonKey, ...opts }, 'Static', opts?.startSynced ?? true);
     if (initial !== undefined && initial !== null) this.state.set(this.keyOf(initial), freezeInput(initial));

@@ -1,0 +1,102 @@
+// The engine shared by joinCollection and joinWithMergeCollection: recompute each touched key from the children.
+import type { Event } from '../core/event.js';
+import { latest } from '../core/event.js';
+import { TransformError } from '../core/errors.js';
+import { schedule } from '../core/transaction.js';
+import type { CollectionDump, CollectionOptions, InputDump } from '../core/types.js';
+import type { InternalCollection } from '../core/internal.js';
+import { CollectionNode } from './node.js';
+
+/**
+ * @internal A collection over several children whose value for a key is a function of the children's
+ * values for that key (in children order). Only keys touched in a transaction are recomputed.
+ */
+export abstract class JoinNode<T> extends CollectionNode<T> {
+  private touched = new Set<string>();
+
+  constructor(
+    protected readonly children: readonly InternalCollection<T>[],
+    opts: CollectionOptions | undefined,
+    defaultName: string,
+  ) {
+    super(opts, defaultName);
+  }
+
+  /** Subclasses call this at the end of their constructor, once `combine` can run. */
+  protected init(opts: CollectionOptions | undefined): void {
+    for (const c of this.children) c.addDependent(this);
+    // Live from construction: nobody is registered yet, so the initial batch goes nowhere.
+    const sink: Event<T>[] = [];
+    for (const c of this.children) for (const v of c.values()) this.resolve(c.keyOf(v), sink);
+    this.start(opts);
+    this.evaluateSync();
+  }
+
+  /** The joined value for `key` from the children's current values, or undefined for none. */
+  protected abstract combine(key: string, values: T[]): T | undefined;
+
+  override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[]): void {
+    if (this.disposed) return;
+    for (const e of events) this.touched.add(from.keyOf(latest(e)));
+    schedule(this);
+  }
+
+  flush(): void {
+    const keys = this.touched;
+    this.touched = new Set();
+    if (this.disposed) return;
+    const out: Event<T>[] = [];
+    for (const k of keys) this.resolve(k, out);
+    this.emit(out);
+  }
+
+  /** The values the children hold for `key`, in children order. */
+  protected valuesFor(key: string): T[] {
+    const values: T[] = [];
+    for (const c of this.children) {
+      const v = c.getKey(key);
+      if (v !== undefined) values.push(v);
+    }
+    return values;
+  }
+
+  private resolve(key: string, out: Event<T>[]): void {
+    const cur = this.state.get(key);
+    const values = this.valuesFor(key);
+    let next: T | undefined;
+    try {
+      next = values.length === 0 ? undefined : this.combine(key, values);
+    } catch (e) {
+      // Keep the last joined value; the error names the key being joined.
+      this.reportError(new TransformError(this.name, key, e));
+      return;
+    }
+    if (next === null) next = undefined;
+    if (cur === undefined) {
+      if (next === undefined) return;
+      this.setState(key, next);
+      out.push({ type: 'add', new: next });
+    } else if (next === undefined) {
+      this.setState(key, undefined);
+      out.push({ type: 'delete', old: cur });
+    } else if (cur !== next && !this.eq(cur, next)) {
+      this.setState(key, next);
+      out.push({ type: 'update', old: cur, new: next });
+    }
+  }
+
+  protected upstreamReady(): boolean {
+    return this.children.every((c) => c.hasSynced());
+  }
+
+  protected onDispose(): void {
+    for (const c of this.children) c.removeDependent(this);
+    this.touched.clear();
+  }
+
+  override dump(): CollectionDump {
+    const inputs: Record<string, InputDump> = {};
+    for (const c of this.children) for (const v of c.values()) inputs[c.keyOf(v)] = {};
+    return { ...super.dump(), inputs };
+  }
+}

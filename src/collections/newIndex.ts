@@ -1,0 +1,62 @@
+// Secondary indexes: look objects up by a derived key, fetch through them, or view them as a group-by collection.
+import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
+import { internal, type IndexHandle } from '../core/internal.js';
+import { UsageError } from '../core/errors.js';
+import { fetch } from '../fetch/fetch.js';
+import { filterIndex, type FetchFilter, type IndexLike } from '../fetch/filters.js';
+import { IndexCollection, type IndexObject } from './indexCollection.js';
+
+/** A secondary index over a collection, kept in step with it inside every transaction. */
+export interface Index<O> extends IndexLike {
+  /** The objects filed under `key` (a fresh array; order unspecified). */
+  lookup(key: string): O[];
+  /** `fetch(ctx, collection, filterIndex(this, key), ...filters)`: reads and records the dependency. */
+  fetch(ctx: HandlerContext, key: string, ...filters: FetchFilter[]): O[];
+  /** A collection of `{ key, objects }` groups, one per non-empty index key (absent when empty). */
+  asCollection(opts?: CollectionOptions): Collection<IndexObject<O>>;
+}
+
+class IndexImpl<O> implements Index<O> {
+  constructor(
+    readonly handle: IndexHandle<unknown>,
+    private readonly collection: Collection<O>,
+  ) {}
+
+  lookup(key: string): O[] {
+    return Array.from(this.handle.lookupValues(key)) as O[];
+  }
+
+  fetch(ctx: HandlerContext, key: string, ...filters: FetchFilter[]): O[] {
+    return fetch(ctx, this.collection, filterIndex(this, key), ...filters);
+  }
+
+  asCollection(opts?: CollectionOptions): Collection<IndexObject<O>> {
+    return new IndexCollection<O>(this.handle as IndexHandle<O>, opts);
+  }
+}
+
+/**
+ * Indexes `c` by the keys `extract` returns for each object (an object may be filed under several keys).
+ * Asking again for the same name and the same extract function returns the same index.
+ * @example const byIP = newIndex(pods, 'ip', (p) => (p.status?.podIP ? [p.status.podIP] : []));
+ */
+export function newIndex<O>(c: Collection<O>, name: string, extract: (o: O) => readonly string[]): Index<O> {
+  if (typeof extract !== 'function') throw new UsageError(`newIndex ${JSON.stringify(name)} on ${JSON.stringify(c.name)} needs an extract function`);
+  const handle = internal(c).indexFor(name, extract);
+  return new IndexImpl<O>(handle as IndexHandle<unknown>, c);
+}
+
+/** The namespace of an object: `getNamespace()`, else `metadata.namespace`, else `''`. */
+export function namespaceOf(o: unknown): string {
+  if (o === null || typeof o !== 'object') return '';
+  const r = o as { getNamespace?: () => string | undefined; metadata?: { namespace?: string } };
+  if (typeof r.getNamespace === 'function') return r.getNamespace() ?? '';
+  return r.metadata?.namespace ?? '';
+}
+
+const byNamespace = (o: unknown): readonly string[] => [namespaceOf(o)];
+
+/** Indexes `c` by namespace (`getNamespace()`, else `metadata.namespace`, else `''`). */
+export function newNamespaceIndex<O>(c: Collection<O>): Index<O> {
+  return newIndex(c, 'namespace', byNamespace);
+}
