@@ -68,3 +68,11 @@ export { newRecomputeTrigger, type RecomputeTrigger } from './collections/newRec
 /* RxJS sources */
 export { collectionFromEvents, type ObservableSourceOptions } from './collections/collectionFromEvents.js';
 export { singletonFromValues } from './collections/singletonFromValues.js';
+
+/* Status */
+export {
+  newStatusCollection,
+  newStatusManyCollection,
+  type ObjectWithStatus,
+  type StatusResult,
+} from './collections/newStatusCollection.js';

@@ -1,0 +1,6 @@
+// rxkrt/kube: Kubernetes sources and sinks over @kubernetes/client-node.
+export { newInformer, informerStats, type InformerOptions, type InformerStats } from './newInformer.js';
+export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';
+export { backoffDelay, type BackoffPolicy } from './backoff.js';
+export { ApiError } from './listAll.js';
+export { step as informerStep, INITIAL_STATE as INFORMER_INITIAL_STATE, type InformerState, type InformerInput, type InformerEffect } from './informerMachine.js';

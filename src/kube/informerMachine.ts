@@ -1,0 +1,101 @@
+// The informer's states and transitions: list, then watch from the list's resourceVersion, recover from anything.
+//
+// `step` is pure: the driver (newInformer) performs the effects it returns and feeds back what happened.
+import { backoffDelay, type BackoffPolicy } from './backoff.js';
+
+/** Where the informer is. */
+export type InformerState =
+  /** A LIST (all pages) is in flight. `attempt` counts failures since the last success. */
+  | { readonly kind: 'listing'; readonly attempt: number }
+  /** A WATCH from `resourceVersion` is open or opening. `sawEvent`: it delivered something. */
+  | { readonly kind: 'watching'; readonly resourceVersion: string; readonly attempt: number; readonly sawEvent: boolean }
+  /** Backing off before the next LIST or WATCH. */
+  | { readonly kind: 'waiting'; readonly then: 'list' | 'watch'; readonly resourceVersion: string; readonly attempt: number }
+  /** Stopped for good. */
+  | { readonly kind: 'stopped' };
+
+/** What happened. */
+export type InformerInput =
+  | { readonly kind: 'listed'; readonly resourceVersion: string }
+  | { readonly kind: 'listFailed'; readonly error: unknown }
+  | { readonly kind: 'watchEvent'; readonly resourceVersion: string | undefined }
+  | { readonly kind: 'watchExpired' }
+  | { readonly kind: 'watchClosed' }
+  | { readonly kind: 'watchFailed'; readonly error: unknown }
+  | { readonly kind: 'timerFired' }
+  | { readonly kind: 'stop' };
+
+/** What the driver must do. */
+export type InformerEffect =
+  | { readonly kind: 'list' }
+  | { readonly kind: 'watch'; readonly resourceVersion: string }
+  | { readonly kind: 'closeWatch' }
+  | { readonly kind: 'wait'; readonly ms: number }
+  | { readonly kind: 'cancelWait' }
+  | { readonly kind: 'report'; readonly error: unknown; readonly during: 'list' | 'watch' };
+
+/** The state an informer starts in (the driver starts with a `list` effect). */
+export const INITIAL_STATE: InformerState = { kind: 'listing', attempt: 0 };
+
+/** One transition. Inputs that do not apply to the current state change nothing. */
+export function step(
+  state: InformerState,
+  input: InformerInput,
+  policy?: BackoffPolicy,
+): { state: InformerState; effects: InformerEffect[] } {
+  if (state.kind === 'stopped') return { state, effects: [] };
+  if (input.kind === 'stop') return { state: { kind: 'stopped' }, effects: [{ kind: 'closeWatch' }, { kind: 'cancelWait' }] };
+  switch (state.kind) {
+    case 'listing':
+      if (input.kind === 'listed') {
+        return {
+          state: { kind: 'watching', resourceVersion: input.resourceVersion, attempt: 0, sawEvent: false },
+          effects: [{ kind: 'watch', resourceVersion: input.resourceVersion }],
+        };
+      }
+      if (input.kind === 'listFailed') {
+        const attempt = state.attempt + 1;
+        return {
+          state: { kind: 'waiting', then: 'list', resourceVersion: '', attempt },
+          effects: [{ kind: 'report', error: input.error, during: 'list' }, { kind: 'wait', ms: backoffDelay(attempt, policy) }],
+        };
+      }
+      return { state, effects: [] };
+    case 'watching':
+      switch (input.kind) {
+        case 'watchEvent':
+          return { state: { ...state, resourceVersion: input.resourceVersion ?? state.resourceVersion, attempt: 0, sawEvent: true }, effects: [] };
+        case 'watchExpired':
+          // History is gone: only a fresh LIST (diffed against the cache) can bring us back in step.
+          return { state: { kind: 'listing', attempt: 0 }, effects: [{ kind: 'closeWatch' }, { kind: 'list' }] };
+        case 'watchClosed': {
+          // A watch that delivered something ended normally: resume at once. One that delivered nothing
+          // may be a server refusing us quietly: back off so we never spin.
+          if (state.sawEvent) {
+            return { state: { ...state, sawEvent: false }, effects: [{ kind: 'watch', resourceVersion: state.resourceVersion }] };
+          }
+          const attempt = state.attempt + 1;
+          return {
+            state: { kind: 'waiting', then: 'watch', resourceVersion: state.resourceVersion, attempt },
+            effects: [{ kind: 'wait', ms: backoffDelay(attempt, policy) }],
+          };
+        }
+        case 'watchFailed': {
+          const attempt = state.attempt + 1;
+          return {
+            state: { kind: 'waiting', then: 'watch', resourceVersion: state.resourceVersion, attempt },
+            effects: [{ kind: 'closeWatch' }, { kind: 'report', error: input.error, during: 'watch' }, { kind: 'wait', ms: backoffDelay(attempt, policy) }],
+          };
+        }
+        default:
+          return { state, effects: [] };
+      }
+    case 'waiting':
+      if (input.kind !== 'timerFired') return { state, effects: [] };
+      if (state.then === 'list') return { state: { kind: 'listing', attempt: state.attempt }, effects: [{ kind: 'list' }] };
+      return {
+        state: { kind: 'watching', resourceVersion: state.resourceVersion, attempt: state.attempt, sawEvent: false },
+        effects: [{ kind: 'watch', resourceVersion: state.resourceVersion }],
+      };
+  }
+}
