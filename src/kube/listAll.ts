@@ -1,17 +1,6 @@
 // A paginated LIST through client-node's own HTTP stack and authentication, keeping objects as raw JSON.
-import { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
-
-/** An HTTP answer other than 2xx, with the Status body's message when there is one. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly reason?: string,
-  ) {
-    super(message);
-  }
-}
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { ApiError, requestJson } from './request.js';
 
 /** Objects and the resourceVersion of a complete LIST. */
 export interface ListResult<T> {
@@ -19,12 +8,8 @@ export interface ListResult<T> {
   readonly resourceVersion: string;
 }
 
-const http = new IsomorphicFetchHttpLibrary();
-
 /**
- * LISTs every page of `path`. The client-node typed APIs would turn timestamps into Dates, while watch
- * events stay plain JSON; reading raw JSON keeps both kinds of object in one shape.
- * `kind`/`apiVersion`, which list items usually omit, are filled in.
+ * LISTs every page of `path` as raw JSON. `kind`/`apiVersion`, which list items usually omit, are filled in.
  * @throws ApiError for a non-2xx answer (a 410 on a continue token restarts the LIST from the start).
  */
 export async function listAll<T extends KubernetesObject>(
@@ -40,7 +25,7 @@ export async function listAll<T extends KubernetesObject>(
     let rv = '';
     try {
       do {
-        const page = await getJson(kc, path, { ...query, limit: String(pageSize), continue: cont });
+        const page = await requestJson(kc, 'GET', path, { ...query, limit: String(pageSize), continue: cont });
         const list = page as { metadata?: { resourceVersion?: string; continue?: string }; items?: T[] };
         for (const item of list.items ?? []) {
           if (item.kind === undefined || item.apiVersion === undefined) items.push({ ...item, apiVersion: typeMeta.apiVersion, kind: typeMeta.kind });
@@ -56,29 +41,4 @@ export async function listAll<T extends KubernetesObject>(
       throw e;
     }
   }
-}
-
-async function getJson(kc: KubeConfig, path: string, query: Record<string, string | undefined>): Promise<unknown> {
-  const cluster = kc.getCurrentCluster();
-  if (cluster === null) throw new Error('the KubeConfig has no current cluster');
-  const url = new URL(cluster.server.replace(/\/$/, '') + path);
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, v);
-  const ctx = new RequestContext(url.toString(), HttpMethod.GET);
-  ctx.setHeaderParam('Accept', 'application/json');
-  await kc.applySecurityAuthentication(ctx);
-  const resp = await http.send(ctx).toPromise();
-  const text = await resp.body.text();
-  if (resp.httpStatusCode < 200 || resp.httpStatusCode > 299) {
-    let message = text.slice(0, 300);
-    let reason: string | undefined;
-    try {
-      const status = JSON.parse(text) as { message?: string; reason?: string };
-      message = status.message ?? message;
-      reason = status.reason;
-    } catch {
-      // not a Status body: keep the raw text
-    }
-    throw new ApiError(resp.httpStatusCode, `GET ${url.pathname}${url.search}: ${resp.httpStatusCode} ${message}`, reason);
-  }
-  return JSON.parse(text) as unknown;
 }

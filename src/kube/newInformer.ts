@@ -8,7 +8,8 @@ import { freezeInput } from '../core/freeze.js';
 import { mutate } from '../core/transaction.js';
 import { SourceNode } from '../collections/sourceNode.js';
 import { collectionPath, type ResourceRef } from './resourcePath.js';
-import { ApiError, listAll } from './listAll.js';
+import { listAll } from './listAll.js';
+import { ApiError } from './request.js';
 import { INITIAL_STATE, step, type InformerEffect, type InformerInput, type InformerState } from './informerMachine.js';
 import type { BackoffPolicy } from './backoff.js';
 

@@ -1,0 +1,270 @@
+// The status writer: patches `.status` of objects to what a status collection computed, only when it differs.
+import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { Collection, CollectionDump, DebugRegistry, Registration } from '../core/types.js';
+import type { ObjectWithStatus } from '../collections/newStatusCollection.js';
+import { equals } from '../core/equals.js';
+import { internal } from '../core/internal.js';
+import { log } from '../core/logger.js';
+import { allocateUid } from '../collections/node.js';
+import { backoffDelay, type BackoffPolicy } from './backoff.js';
+import { collectionPath } from './resourcePath.js';
+import { ApiError, requestJson } from './request.js';
+import { mergePatchOf } from './mergePatchOf.js';
+
+/** How a status writer patches. */
+export interface StatusWriterOptions {
+  name?: string;
+  /** `merge` (default): an RFC 7386 merge patch guarded by the object's resourceVersion. `apply`: server-side apply. */
+  strategy?: 'merge' | 'apply';
+  /** Field manager for server-side apply. Default `rxkrt`. */
+  fieldManager?: string;
+  /** Patches in flight at once. Default 4. */
+  concurrency?: number;
+  /** Patches started per second at most. Default 50. */
+  qps?: number;
+  /** Attempts per key before a failure is final (conflicts and 5xx are retried). Default 8. */
+  maxAttempts?: number;
+  backoff?: BackoffPolicy;
+  /** Plural of a kind, where the default rule (lower-case + s) does not fit. */
+  plurals?: Record<string, string>;
+  /** Where waits (backoff, rate limit) are scheduled. Default `asyncScheduler`. */
+  timerScheduler?: SchedulerLike;
+  /** Stops the writer: nothing new starts; patches in flight finish. */
+  stop?: AbortSignal;
+  debugger?: DebugRegistry;
+}
+
+/** Counters of a status writer. */
+export interface StatusWriterStats {
+  /** Successful patches. */
+  writes: number;
+  /** Keys whose desired status already matched the object: no request made. */
+  skipped: number;
+  /** 409 answers (retried). */
+  conflicts: number;
+  /** Retries scheduled (conflicts, 5xx, network). */
+  retries: number;
+  /** Final failures (non-retryable answers, or attempts exhausted). */
+  failures: number;
+  /** The object was gone (404): nothing to write. */
+  notFound: number;
+  inFlight: number;
+  queued: number;
+}
+
+/** A running status writer. */
+export interface StatusWriter {
+  readonly name: string;
+  readonly stats: Readonly<StatusWriterStats>;
+  /** Resolves once nothing is queued, in flight or waiting for a retry. */
+  idle(): Promise<void>;
+  stop(): void;
+}
+
+class Writer<I extends KubernetesObject, S> implements StatusWriter {
+  readonly uid = allocateUid();
+  readonly name: string;
+  readonly stats: StatusWriterStats = { writes: 0, skipped: 0, conflicts: 0, retries: 0, failures: 0, notFound: 0, inFlight: 0, queued: 0 };
+  /** Keys waiting for a worker, in arrival order; a key queued twice is written once. */
+  private readonly queue = new Set<string>();
+  /** Keys being written now; a change meanwhile re-queues them when the write ends. */
+  private readonly active = new Set<string>();
+  private readonly dirtyWhileActive = new Set<string>();
+  private readonly attempts = new Map<string, number>();
+  private readonly retryTimers = new Map<string, Subscription>();
+  private readonly registration: Registration;
+  private readonly timers: SchedulerLike;
+  private tokens: number;
+  private lastRefill: number;
+  private refillTimer: Subscription | undefined;
+  private stopped = false;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly kc: KubeConfig,
+    private readonly statuses: Collection<ObjectWithStatus<I, S>>,
+    private readonly opts: StatusWriterOptions,
+  ) {
+    this.name = opts.name ?? `StatusWriter[${statuses.name}]`;
+    this.timers = opts.timerScheduler ?? asyncScheduler;
+    this.tokens = this.qps;
+    this.lastRefill = this.timers.now();
+    const keyFn = internal(statuses).keyOf;
+    this.registration = statuses.registerBatch((batch) => {
+      for (const e of batch) if (e.type !== 'delete') this.enqueue(keyFn(e.new));
+    });
+    opts.debugger?.register(this);
+    if (opts.stop?.aborted) this.stop();
+    else opts.stop?.addEventListener('abort', () => this.stop(), { once: true });
+  }
+
+  private get qps(): number {
+    return this.opts.qps ?? 50;
+  }
+
+  private enqueue(key: string): void {
+    if (this.stopped) return;
+    if (this.active.has(key)) {
+      this.dirtyWhileActive.add(key);
+      return;
+    }
+    this.queue.add(key);
+    this.stats.queued = this.queue.size;
+    this.pump();
+  }
+
+  /** Starts as many writes as concurrency and the rate limit allow. */
+  private pump(): void {
+    while (!this.stopped && this.queue.size > 0 && this.active.size < (this.opts.concurrency ?? 4)) {
+      if (!this.takeToken()) return;
+      const key = this.queue.values().next().value as string;
+      this.queue.delete(key);
+      this.stats.queued = this.queue.size;
+      this.active.add(key);
+      this.stats.inFlight = this.active.size;
+      void this.write(key).finally(() => this.finish(key));
+    }
+    this.checkIdle();
+  }
+
+  /** Token bucket: `qps` tokens per second, bursts up to `qps`. Without a token, waits for the next one. */
+  private takeToken(): boolean {
+    const now = this.timers.now();
+    this.tokens = Math.min(this.qps, this.tokens + ((now - this.lastRefill) * this.qps) / 1000);
+    this.lastRefill = now;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return true;
+    }
+    this.refillTimer ??= this.timers.schedule(() => {
+      this.refillTimer = undefined;
+      this.pump();
+    }, Math.ceil(((1 - this.tokens) * 1000) / this.qps));
+    return false;
+  }
+
+  private finish(key: string): void {
+    this.active.delete(key);
+    this.stats.inFlight = this.active.size;
+    if (this.dirtyWhileActive.delete(key)) this.enqueue(key);
+    this.pump();
+  }
+
+  private async write(key: string): Promise<void> {
+    const desired = this.statuses.getKey(key);
+    // The object (or its status) is gone: never write for an object that no longer exists.
+    if (desired === undefined) {
+      this.attempts.delete(key);
+      return;
+    }
+    const live = desired.obj as I & { status?: unknown };
+    if (equals(live.status, desired.status)) {
+      this.stats.skipped++;
+      this.attempts.delete(key);
+      return;
+    }
+    try {
+      await this.patch(live, desired.status);
+      this.stats.writes++;
+      this.attempts.delete(key);
+    } catch (e) {
+      this.failed(key, e);
+    }
+  }
+
+  private async patch(live: I & { status?: unknown }, status: S): Promise<void> {
+    const md = live.metadata ?? {};
+    const apiVersion = live.apiVersion ?? '';
+    const kind = live.kind ?? '';
+    const path = `${collectionPath({ apiVersion, kind, namespace: md.namespace, plural: this.opts.plurals?.[kind] })}/${encodeURIComponent(md.name ?? '')}/status`;
+    if ((this.opts.strategy ?? 'merge') === 'apply') {
+      await requestJson(this.kc, 'PATCH', path, { fieldManager: this.opts.fieldManager ?? 'rxkrt', force: 'true' }, {
+        contentType: 'application/apply-patch+yaml',
+        value: { apiVersion, kind, metadata: { name: md.name, namespace: md.namespace }, status },
+      });
+      return;
+    }
+    // The resourceVersion makes the patch conditional: a status computed from a stale object gets a 409.
+    await requestJson(this.kc, 'PATCH', path, {}, {
+      contentType: 'application/merge-patch+json',
+      value: { metadata: { resourceVersion: md.resourceVersion }, status: mergePatchOf(live.status, status) ?? {} },
+    });
+  }
+
+  private failed(key: string, e: unknown): void {
+    const status = e instanceof ApiError ? e.statusCode : undefined;
+    if (status === 404) {
+      this.stats.notFound++;
+      this.attempts.delete(key);
+      return;
+    }
+    if (status === 409) this.stats.conflicts++;
+    const retryable = status === undefined || status === 409 || status === 429 || status >= 500;
+    const attempt = (this.attempts.get(key) ?? 0) + 1;
+    if (!retryable || attempt >= (this.opts.maxAttempts ?? 8)) {
+      this.stats.failures++;
+      this.attempts.delete(key);
+      log().error(`${this.name}: giving up on the status of ${key} after ${attempt} attempt(s)`, e);
+      return;
+    }
+    this.attempts.set(key, attempt);
+    this.stats.retries++;
+    this.retryTimers.get(key)?.unsubscribe();
+    this.retryTimers.set(
+      key,
+      this.timers.schedule(() => {
+        this.retryTimers.delete(key);
+        this.enqueue(key);
+      }, backoffDelay(attempt, this.opts.backoff)),
+    );
+  }
+
+  private checkIdle(): void {
+    if (this.queue.size > 0 || this.active.size > 0 || this.retryTimers.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  idle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.checkIdle();
+    });
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.registration.unregister();
+    this.queue.clear();
+    this.stats.queued = 0;
+    for (const t of this.retryTimers.values()) t.unsubscribe();
+    this.retryTimers.clear();
+    this.refillTimer?.unsubscribe();
+    this.opts.debugger?.unregister(this);
+    this.checkIdle();
+  }
+
+  dump(): CollectionDump {
+    return { outputs: { stats: { ...this.stats }, queued: [...this.queue], inFlight: [...this.active] }, inputCollection: this.statuses.name, synced: this.registration.hasSynced() };
+  }
+}
+
+/**
+ * Writes the statuses of a status collection back to the API server through each object's `status`
+ * subresource, only when the desired status differs from what the object carries. Conflicts (409), 429,
+ * 5xx and network errors are retried with backoff; an object that no longer exists is never written.
+ * Concurrency and rate are bounded; counters are in `stats` (and in the debug dump with `debugger`).
+ * @example
+ * const [status] = newStatusCollection(policies, (ctx, p) => ({ status: { matched: count(ctx, p) } }));
+ * const writer = newStatusWriter(kc, status, { strategy: 'apply', fieldManager: 'my-controller' });
+ */
+export function newStatusWriter<I extends KubernetesObject, S>(
+  kc: KubeConfig,
+  statuses: Collection<ObjectWithStatus<I, S>>,
+  opts: StatusWriterOptions = {},
+): StatusWriter {
+  return new Writer<I, S>(kc, statuses, opts);
+}
