@@ -56,6 +56,7 @@ export {
 
 /* Debugging */
 export { DebugHandler, type DebugCollection } from './debug/DebugHandler.js';
+export { collectionStats, type CollectionStats } from './debug/collectionStats.js';
 
 /* Composition */
 export { joinCollection } from './collections/joinCollection.js';

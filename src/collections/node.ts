@@ -43,6 +43,9 @@ export abstract class CollectionNode<T>
   disposed = false;
   /** Transform, handler and source failures seen so far (for the debug dump and metrics). */
   errorCount = 0;
+  /** Batches and events committed so far (metrics). */
+  batchCount = 0;
+  eventCount = 0;
   readonly keyOf: (o: unknown) => string;
   protected readonly eq: (a: T, b: T) => boolean;
   protected readonly state = new Map<string, T>();
@@ -182,6 +185,8 @@ export abstract class CollectionNode<T>
   protected emit(events: Event<T>[]): void {
     if (events.length === 0) return;
     Object.freeze(events);
+    this.batchCount++;
+    this.eventCount += events.length;
     const initial = !this.syncState.hasSynced();
     for (const d of this.dependents) d.receive(this as InternalCollection<unknown>, events as readonly Event<unknown>[]);
     const regs = this.handlers.snapshot();

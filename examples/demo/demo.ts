@@ -1,0 +1,238 @@
+// The main job: the workload registry on informers, against the embedded API server (or a real cluster), under churn.
+import { KubeConfig, type V1Namespace, type V1Pod, type V1Service } from '@kubernetes/client-node';
+import { collectionStats, equals, type Collection } from '../../src/index.js';
+import { newInformer, informerStats, newStatusWriter, type StatusWriter } from '../../src/kube/index.js';
+import { startApiServer, type ApiServer } from '../../src/testing/apiserver/index.js';
+import { buildRegistry, type Registry } from '../workload-registry/registry.js';
+import { registryFromScratch } from '../workload-registry/fromScratch.js';
+import { POLICY_API_VERSION, type AccessPolicy } from '../workload-registry/types.js';
+import { churnOnce, clientsFor, mulberry32, seedCluster, type ClusterShape } from './cluster.js';
+import { LatencyRecorder } from './latency.js';
+
+export interface DemoOptions {
+  /** Seconds of churn (embedded server) or observation (real cluster). */
+  duration: number;
+  /** A kubeconfig file: run against that cluster instead of the embedded server. */
+  kubeconfig?: string;
+  /** Against a real cluster, write policy status (off by default: read-only). */
+  writeStatus: boolean;
+  shape: ClusterShape;
+  seed: number;
+  /** Churn operations started per second (embedded server only). */
+  rate: number;
+}
+
+export interface DemoSummary {
+  target: string;
+  durationSeconds: number;
+  churnOps: number;
+  /** Watch events the informers applied. */
+  eventsProcessed: number;
+  recomputations: number;
+  statusWrites: number;
+  statusSkipped: number;
+  latencySamples: number;
+  p50Ms: number;
+  p99Ms: number;
+  workloads: number;
+  services: number;
+  policies: number;
+  errors: number;
+  /** The final outputs equal a from-scratch computation over the server's final state. */
+  consistent: boolean;
+  mismatch?: string;
+}
+
+/** Where progress goes: a TTY gets a redrawn block, anything else plain lines. */
+export interface DemoOutput {
+  progress(lines: string[]): void;
+  log(line: string): void;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Runs the demo and returns its summary; every resource it started is stopped before it returns. */
+export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoSummary> {
+  const stop = new AbortController();
+  let server: ApiServer | undefined;
+  let writer: StatusWriter | undefined;
+  try {
+    let kc: KubeConfig;
+    if (opts.kubeconfig !== undefined) {
+      kc = new KubeConfig();
+      kc.loadFromFile(opts.kubeconfig);
+      out.log(`using cluster ${kc.getCurrentCluster()?.server ?? '(none)'} from ${opts.kubeconfig} (${opts.writeStatus ? 'writing policy status' : 'read-only'})`);
+    } else {
+      server = await startApiServer();
+      kc = server.kubeConfig();
+      out.log(`embedded API server on ${server.url}; seeding ${opts.shape.namespaces} namespaces, ${opts.shape.pods} pods, ${opts.shape.services} services, ${opts.shape.policies} policies`);
+      await seedCluster(clientsFor(kc), opts.shape, mulberry32(opts.seed));
+    }
+
+    const informerOpts = { stop: stop.signal };
+    const namespaces = newInformer<V1Namespace>(kc, { apiVersion: 'v1', kind: 'Namespace' }, { ...informerOpts, name: 'Namespaces' });
+    const pods = newInformer<V1Pod>(kc, { apiVersion: 'v1', kind: 'Pod' }, { ...informerOpts, name: 'Pods' });
+    const services = newInformer<V1Service>(kc, { apiVersion: 'v1', kind: 'Service' }, { ...informerOpts, name: 'Services' });
+    const policies = newInformer<AccessPolicy>(kc, { apiVersion: POLICY_API_VERSION, kind: 'AccessPolicy' }, { ...informerOpts, name: 'AccessPolicies' });
+    const sources = [namespaces, pods, services, policies] as Collection<unknown>[];
+    const registry = buildRegistry({ namespaces, pods, services, policies }, { stop: stop.signal });
+    const derived = [registry.workloads, registry.serviceEndpoints, registry.policyStatus] as Collection<unknown>[];
+    let errors = 0;
+    for (const c of [...sources, ...derived]) c.errors$.subscribe(() => errors++);
+
+    const latency = new LatencyRecorder(() => performance.now());
+    registry.workloads.registerBatch((batch) => {
+      for (const e of batch) latency.observe(keyOfWorkload(e.new ?? e.old));
+    }, false);
+
+    const t0 = performance.now();
+    await registry.workloads.waitUntilSynced(stop.signal);
+    await registry.serviceEndpoints.waitUntilSynced(stop.signal);
+    await registry.policyStatus.waitUntilSynced(stop.signal);
+    out.log(`synced in ${(performance.now() - t0).toFixed(0)} ms: ${registry.workloads.list().length} workloads, ${registry.serviceEndpoints.list().length} services, ${registry.policyStatus.list().length} policies`);
+
+    if (opts.kubeconfig === undefined || opts.writeStatus) {
+      writer = newStatusWriter(kc, registry.policyStatus, { stop: stop.signal, concurrency: 8, qps: 200, plurals: { AccessPolicy: 'accesspolicies' } });
+    }
+
+    const clients = clientsFor(kc);
+    const rand = mulberry32(opts.seed + 1);
+    const live = new Set(pods.list().map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`));
+    const nextPod = { n: opts.shape.pods };
+    let churnOps = 0;
+    const deadline = performance.now() + opts.duration * 1000;
+    const draw = (): void => out.progress(progressLines(registry, sources, writer, churnOps, latency, errors, deadline));
+    let lastDraw = 0;
+    while (performance.now() < deadline) {
+      if (opts.kubeconfig === undefined) {
+        // Churn in small concurrent bursts, as controllers see it: several writes land between two flushes.
+        const burst: Array<Promise<void>> = [];
+        for (let i = 0; i < 4; i++) {
+          burst.push(
+            (async () => {
+              await churnOnce(clients, opts.shape, rand, live, nextPod, (podKey) => latency.start(podKey));
+              churnOps++;
+            })().catch((e: unknown) => out.log(`churn write failed: ${e instanceof Error ? e.message : String(e)}`)),
+          );
+        }
+        await Promise.all(burst);
+        await sleep(Math.max(0, 4000 / opts.rate - 1));
+      } else {
+        await sleep(200);
+      }
+      if (performance.now() - lastDraw > 250) {
+        draw();
+        lastDraw = performance.now();
+      }
+    }
+    draw();
+
+    // Let the last watch events and status writes land, then compare with a from-scratch computation.
+    const check = await settle(kc, registry, writer, opts.kubeconfig === undefined);
+    const stats = (c: Collection<unknown>) => collectionStats(c);
+    const summary: DemoSummary = {
+      target: server?.url ?? kc.getCurrentCluster()?.server ?? '',
+      durationSeconds: opts.duration,
+      churnOps,
+      eventsProcessed: sources.reduce((n, s) => n + (informerStats(s)?.watchEvents ?? 0), 0),
+      recomputations: derived.reduce((n, d) => n + stats(d).recomputations, 0),
+      statusWrites: writer?.stats.writes ?? 0,
+      statusSkipped: writer?.stats.skipped ?? 0,
+      latencySamples: latency.count,
+      p50Ms: latency.percentile(50),
+      p99Ms: latency.percentile(99),
+      workloads: registry.workloads.list().length,
+      services: registry.serviceEndpoints.list().length,
+      policies: registry.policyStatus.list().length,
+      errors,
+      consistent: check === undefined,
+      ...(check !== undefined ? { mismatch: check } : {}),
+    };
+    return summary;
+  } finally {
+    writer?.stop();
+    stop.abort();
+    await server?.close();
+  }
+}
+
+function keyOfWorkload(w: { metadata: { name: string; namespace: string } } | undefined): string {
+  return w === undefined ? '' : `${w.metadata.namespace}/${w.metadata.name}`;
+}
+
+function progressLines(
+  registry: Registry,
+  sources: Collection<unknown>[],
+  writer: StatusWriter | undefined,
+  churnOps: number,
+  latency: LatencyRecorder,
+  errors: number,
+  deadline: number,
+): string[] {
+  const left = Math.max(0, (deadline - performance.now()) / 1000);
+  const events = sources.reduce((n, s) => n + (informerStats(s)?.watchEvents ?? 0), 0);
+  const fmt = (v: number): string => (Number.isNaN(v) ? '-' : v.toFixed(1));
+  return [
+    `rxkrt demo — ${left.toFixed(1)} s left`,
+    `  churn writes      ${churnOps}`,
+    `  watch events      ${events}`,
+    `  workloads         ${registry.workloads.list().length}   (recomputed ${collectionStats(registry.workloads).recomputations}×)`,
+    `  service endpoints ${registry.serviceEndpoints.list().length}   (recomputed ${collectionStats(registry.serviceEndpoints).recomputations}×)`,
+    `  policy statuses   ${registry.policyStatus.list().length}   (writes ${writer?.stats.writes ?? 0}, skipped ${writer?.stats.skipped ?? 0}, conflicts ${writer?.stats.conflicts ?? 0})`,
+    `  latency           p50 ${fmt(latency.percentile(50))} ms   p99 ${fmt(latency.percentile(99))} ms   (${latency.count} samples)`,
+    `  errors            ${errors}`,
+  ];
+}
+
+/**
+ * Waits until the registry equals a from-scratch computation over the server's current state (returns
+ * undefined), or gives up after a while and returns what still differs.
+ */
+async function settle(kc: KubeConfig, registry: Registry, writer: StatusWriter | undefined, statusMustLand: boolean): Promise<string | undefined> {
+  const clients = clientsFor(kc);
+  let mismatch: string | undefined = 'not checked';
+  for (let i = 0; i < 100; i++) {
+    await writer?.idle();
+    await sleep(50);
+    const [ns, pods, svcs, pols] = await Promise.all([
+      clients.core.listNamespace(),
+      clients.core.listPodForAllNamespaces(),
+      clients.core.listServiceForAllNamespaces(),
+      clients.custom.listClusterCustomObject({ group: 'example.rxkrt.dev', version: 'v1', plural: 'accesspolicies' }),
+    ]);
+    const policies = (pols as { items: AccessPolicy[] }).items;
+    // Typed client-node lists carry Dates; the comparison only reads names, labels, selectors and IPs.
+    const expect = registryFromScratch(ns.items, pods.items, svcs.items, policies);
+    mismatch = compare(registry, expect, statusMustLand ? policies : undefined);
+    if (mismatch === undefined) return undefined;
+  }
+  return mismatch;
+}
+
+function compare(registry: Registry, expect: ReturnType<typeof registryFromScratch>, livePolicies: AccessPolicy[] | undefined): string | undefined {
+  const byKey = <T extends { metadata: { name: string; namespace: string } }>(xs: T[]): Map<string, T> =>
+    new Map(xs.map((x) => [`${x.metadata.namespace}/${x.metadata.name}`, x]));
+  const sameSet = <T extends { metadata: { name: string; namespace: string } }>(what: string, got: T[], want: T[]): string | undefined => {
+    const g = byKey(got);
+    const w = byKey(want);
+    if (g.size !== w.size) return `${what}: ${g.size} incrementally vs ${w.size} from scratch`;
+    for (const [k, v] of w) if (!equals(g.get(k), v)) return `${what} ${k}: ${JSON.stringify(g.get(k))} vs ${JSON.stringify(v)}`;
+    return undefined;
+  };
+  const a = sameSet('workload', registry.workloads.list(), expect.workloads);
+  if (a !== undefined) return a;
+  const b = sameSet('service endpoints', registry.serviceEndpoints.list(), expect.serviceEndpoints);
+  if (b !== undefined) return b;
+  const statuses = new Map(registry.policyStatus.list().map((s) => [`${s.obj.metadata?.namespace}/${s.obj.metadata?.name}`, s.status]));
+  for (const want of expect.policyStatus) {
+    if (!equals(statuses.get(want.key), want.status)) return `policy status ${want.key}: ${JSON.stringify(statuses.get(want.key))} vs ${JSON.stringify(want.status)}`;
+  }
+  if (livePolicies !== undefined) {
+    for (const p of livePolicies) {
+      const key = `${p.metadata?.namespace}/${p.metadata?.name}`;
+      const want = expect.policyStatus.find((s) => s.key === key)?.status;
+      if (!equals(p.status, want)) return `policy ${key} on the server carries ${JSON.stringify(p.status)}, expected ${JSON.stringify(want)}`;
+    }
+  }
+  return undefined;
+}

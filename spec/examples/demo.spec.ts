@@ -1,0 +1,45 @@
+import { describe, it, expect } from '@jest/globals';
+import { Writable } from 'node:stream';
+import { runDemo } from '../../examples/demo/demo.js';
+import { runCli } from '../../examples/demo/cli.js';
+
+function sink(): Writable & { text: () => string } {
+  const chunks: string[] = [];
+  const w = new Writable({ write(c, _e, cb) { chunks.push(String(c)); cb(); } });
+  return Object.assign(w, { text: () => chunks.join('') });
+}
+
+const quiet = { progress: () => {}, log: () => {} };
+
+describe('demo (npm start)', () => {
+  it('should run the registry through informers under churn and end equal to a from-scratch computation', async () => {
+    const s = await runDemo(
+      { duration: 2, writeStatus: false, seed: 7, rate: 200, shape: { namespaces: 4, pods: 80, services: 12, policies: 8 } },
+      quiet,
+    );
+    expect(s.consistent).toBe(true);
+    expect(s.mismatch).toBeUndefined();
+    expect(s.churnOps).toBeGreaterThan(0);
+    expect(s.eventsProcessed).toBeGreaterThan(0);
+    expect(s.recomputations).toBeGreaterThan(0);
+    expect(s.statusWrites).toBeGreaterThan(0);
+    expect(s.policies).toBe(8);
+    expect(s.errors).toBe(0);
+  });
+
+  it('should reject bad flags with a usage message and exit code 2', async () => {
+    for (const argv of [['--bogus'], ['--duration', 'soon'], ['--pods', '-3'], ['--write-status'], ['stray']]) {
+      const stdout = sink();
+      const stderr = sink();
+      expect(await runCli(argv, { stdout, stderr, output: quiet })).toBe(2);
+      expect(stderr.text()).toContain('usage: npm start');
+    }
+  });
+
+  it('should print usage for --help and exit 0', async () => {
+    const stdout = sink();
+    const stderr = sink();
+    expect(await runCli(['--help'], { stdout, stderr, output: quiet })).toBe(0);
+    expect(stdout.text()).toContain('--kubeconfig PATH');
+  });
+});
