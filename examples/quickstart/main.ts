@@ -14,7 +14,7 @@ const endpoints = newCollection(services, (ctx, svc) => ({
 }), { name: 'Endpoints' });
 
 export const log: string[] = [];
-endpoints.register((e: Event<{ ips: string[] }>) => log.push(`${e.type} ${JSON.stringify(e.new?.ips ?? [])}`));
+endpoints.register((e: Event<{ ips: string[] }>) => void log.push(`${e.type} ${JSON.stringify(e.new?.ips ?? [])}`));
 
 services.updateObject({ metadata: { name: 'web', namespace: 'prod' }, selector: { app: 'web' } });
 pods.updateObject({ metadata: { name: 'web-1', namespace: 'prod', labels: { app: 'web' } }, ip: '10.0.0.1' });
