@@ -1,5 +1,5 @@
 // collectionFromEvents: any RxJS Observable of events becomes a source collection.
-import { asapScheduler, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { asapScheduler, Subscription, type Observable, type SchedulerLike } from 'rxjs';
 import type { Event } from '../core/event.js';
 import { describeValue, TransformError } from '../core/errors.js';
 import { freezeInput } from '../core/freeze.js';
@@ -25,7 +25,8 @@ class EventsSource<T> extends SourceNode<T> {
     super(opts, 'FromEvents', false);
     this.scheduler = opts?.scheduler ?? asapScheduler;
     this.start(opts);
-    this.subscription = events$.subscribe({
+    // Already stopped: never subscribe, so a cold source (a watch, a request) is not even started.
+    this.subscription = this.disposed ? Subscription.EMPTY : events$.subscribe({
       next: (v) => this.enqueue(v),
       error: (e: unknown) => {
         // The graph stays up with the last state; the error is a value on errors$.
@@ -52,10 +53,15 @@ class EventsSource<T> extends SourceNode<T> {
 
   private scheduleFlush(): void {
     if (this.flushAction !== undefined || this.disposed) return;
-    this.flushAction = this.scheduler.schedule(() => {
+    let ran = false;
+    const action = this.scheduler.schedule(() => {
+      ran = true;
       this.flushAction = undefined;
       this.applyBuffered();
     });
+    // A synchronous scheduler (queueScheduler) has already flushed: keeping its spent action would make
+    // every later emission look already scheduled, and nothing would ever be applied again.
+    if (!ran) this.flushAction = action;
   }
 
   /** Applies everything that arrived since the last flush as one transaction. */

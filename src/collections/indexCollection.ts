@@ -4,6 +4,7 @@ import type { CollectionDump, CollectionOptions } from '../core/types.js';
 import type { IndexHandle, InternalCollection } from '../core/internal.js';
 import { CollectionNode } from './node.js';
 import { schedule } from '../core/transaction.js';
+import { equals } from '../core/equals.js';
 
 /** One group of an index: the key and every object filed under it. */
 export interface IndexObject<O> {
@@ -28,7 +29,9 @@ class Group<O> implements IndexObject<O> {
 
 function sameGroup<O>(a: IndexObject<O>, b: IndexObject<O>): boolean {
   if (a.key !== b.key || a.objects.length !== b.objects.length) return false;
-  for (let i = 0; i < a.objects.length; i++) if (a.objects[i] !== b.objects[i]) return false;
+  // Identity first (the common case); then `equals`, so that a source's update to an equal object (e.g.
+  // `updateObject` with the same content) does not surface as an update between equal groups.
+  for (let i = 0; i < a.objects.length; i++) if (a.objects[i] !== b.objects[i] && !equals(a.objects[i], b.objects[i])) return false;
   return true;
 }
 

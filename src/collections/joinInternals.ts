@@ -19,7 +19,10 @@ export abstract class JoinNode<T> extends CollectionNode<T> {
     opts: CollectionOptions | undefined,
     defaultName: string,
   ) {
-    super(opts, defaultName);
+    // Without a `key` option, key objects as the first child does: children built with their own `key`
+    // option would otherwise hold objects the join cannot key, and every reader of the join would fail.
+    const first = children[0];
+    super(opts?.key === undefined && first !== undefined ? { ...opts, key: (o: never) => first.keyOf(o) } : opts, defaultName);
   }
 
   /** Subclasses call this at the end of their constructor, once `combine` can run. */

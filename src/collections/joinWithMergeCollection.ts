@@ -2,6 +2,7 @@
 import type { Collection, CollectionOptions } from '../core/types.js';
 import { internal } from '../core/internal.js';
 import { freezeOutput } from '../core/freeze.js';
+import { KeyError } from '../core/errors.js';
 import { JoinNode } from './joinInternals.js';
 
 class MergeJoin<T> extends JoinNode<T> {
@@ -14,9 +15,14 @@ class MergeJoin<T> extends JoinNode<T> {
     this.init(opts);
   }
 
-  protected combine(_key: string, values: T[]): T | undefined {
+  protected combine(key: string, values: T[]): T | undefined {
     const merged = this.merge(values);
-    return merged === undefined || merged === null ? undefined : freezeOutput(merged);
+    if (merged === undefined || merged === null) return undefined;
+    // A merged value filed under a key it does not have would be unreachable downstream (readers look it up
+    // by its own key): reject it like a throwing merge, which keeps the last value and reports the error.
+    const k = this.keyOf(merged);
+    if (k !== key) throw new KeyError(this.name, merged, `merge must keep the key: ${JSON.stringify(key)} became ${JSON.stringify(k)}`);
+    return freezeOutput(merged);
   }
 }
 

@@ -71,12 +71,21 @@ export class EventTracker<T> {
   }
 }
 
-/** Registers a tracker on a collection (with replay); returns the tracker and its registration. */
+/**
+ * Registers a tracker on a collection (with replay); returns the tracker and its registration.
+ * Events are recorded under the collection's own key (its `key` option, else `keyOf`) unless `key` is given.
+ * @example
+ * const t = trackEvents(pods);
+ * pods.updateObject(pod('a'));
+ * t.expectOrdered('add/ns/a');
+ */
 export function trackEvents<T>(
   c: Collection<T>,
   opts?: { batches?: boolean; runExistingState?: boolean; key?: (o: T) => string },
 ): EventTracker<T> & { registration: Registration } {
-  const t = new EventTracker<T>(opts?.key);
+  // Collections built by rxkrt carry their key function; use it so custom-keyed collections track correctly.
+  const own = (c as Partial<{ keyOf: (o: unknown) => string }>).keyOf;
+  const t = new EventTracker<T>(opts?.key ?? (typeof own === 'function' ? (o: T) => own(o) : undefined));
   const registration = opts?.batches === true || opts?.runExistingState === false
     ? c.registerBatch(t.batchHandler, opts?.runExistingState ?? true)
     : c.register(t.handler);

@@ -1,0 +1,64 @@
+// LIST: selectors, consistent pagination with continue tokens, and resourceVersion semantics.
+import { ApiError, badRequest } from './apiError.js';
+import { parseResourceVersion, present, selects, type ListOptions } from './listOptions.js';
+import type { ServerState } from './serverState.js';
+import { namespaceOf, objectKey } from './store.js';
+import type { JsonObject, ResourceType } from './types.js';
+
+interface ContinueToken {
+  rv: number;
+  /** The key of the last object of the previous page. */
+  after: string;
+}
+
+/**
+ * Lists objects of `rt` (one namespace, or all when `namespace` is undefined) as a `<Kind>List`.
+ *
+ * - The list's `metadata.resourceVersion` is the global counter at read time.
+ * - `limit` pages the result; later pages (`continue`) are served from the snapshot of the first page,
+ *   rewound through the event history, as etcd does. A token older than the history is `410 Expired`.
+ * - `resourceVersionMatch=Exact` reads the snapshot at `resourceVersion`; otherwise any
+ *   `resourceVersion` not newer than the counter is satisfied by the current state.
+ *
+ * @throws ApiError `400` for malformed options, `410` for expired tokens, `504` for a resourceVersion from the future.
+ */
+export function listObjects(state: ServerState, rt: ResourceType, namespace: string | undefined, opts: ListOptions): JsonObject {
+  const current = state.store.resourceVersion();
+  let atRv = current;
+  let after: string | undefined;
+  if (opts.continueToken) {
+    const token = decodeContinue(opts.continueToken);
+    state.store.assertReplayable(token.rv, 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+    atRv = token.rv;
+    after = token.after;
+  } else if (opts.resourceVersion !== undefined && opts.resourceVersion !== '0') {
+    const rv = parseResourceVersion(opts.resourceVersion);
+    if (rv > current) {
+      throw new ApiError(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, { retryAfterSeconds: 1 });
+    }
+    if (opts.resourceVersionMatch === 'Exact') atRv = rv;
+  }
+
+  const all = atRv === current ? state.store.list(rt.storageKey, namespace) : state.store.listAt(rt.storageKey, atRv, namespace);
+  const keyOf = (o: (typeof all)[number]): string => objectKey(namespaceOf(o), o.metadata.name);
+  const matching = all.filter((o) => (after === undefined || keyOf(o) > after) && selects(rt, opts, o));
+  const page = opts.limit !== undefined ? matching.slice(0, opts.limit) : matching;
+  const metadata: JsonObject = { resourceVersion: String(atRv) };
+  if (page.length < matching.length) {
+    metadata.continue = encodeContinue({ rv: atRv, after: keyOf(page[page.length - 1]!) });
+    metadata.remainingItemCount = matching.length - page.length;
+  }
+  return { kind: rt.listKind, apiVersion: rt.groupVersion, metadata, items: page.map((o) => present(o, rt)) };
+}
+
+function encodeContinue(token: ContinueToken): string {
+  return Buffer.from(JSON.stringify({ v: 1, rv: token.rv, after: token.after })).toString('base64url');
+}
+
+function decodeContinue(text: string): ContinueToken {
+  try {
+    const raw = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { v?: number; rv?: unknown; after?: unknown };
+    if (raw.v === 1 && typeof raw.rv === 'number' && typeof raw.after === 'string') return { rv: raw.rv, after: raw.after };
+  } catch { /* reported below */ }
+  throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+}
