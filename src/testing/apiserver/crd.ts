@@ -52,20 +52,21 @@ export const crdHooks: KindHooks = {
   afterWrite(obj, state) {
     // Replace, not add: a version may have stopped being served.
     const types = crdResourceTypes(obj);
-    state.registry.removeStorage(types[0]?.storageKey ?? storageKeyOf(obj));
+    state.registry.removeStorage(types[0]?.storageKey ?? crdStorageKey(obj));
     for (const t of types) state.registry.add(t);
   },
   beforeRemove(obj, state) {
     // A real server deletes every instance before the CRD goes away; so do we, emitting DELETED.
-    const key = storageKeyOf(obj);
+    const key = crdStorageKey(obj);
     for (const o of state.store.list(key)) state.store.remove(key, structuredClone(o) as StoredObject);
   },
   afterRemove(obj, state) {
-    state.registry.removeStorage(storageKeyOf(obj));
+    state.registry.removeStorage(crdStorageKey(obj));
   },
 };
 
-function storageKeyOf(crd: JsonObject): string {
+/** The storage key of the objects a CRD defines: `group/plural`. */
+export function crdStorageKey(crd: JsonObject): string {
   const spec = objectField(crd, 'spec');
   return `${stringField(spec, 'group')}/${stringField(objectField(spec, 'names'), 'plural')}`;
 }

@@ -1,24 +1,25 @@
 // node:http plumbing: reading bodies, writing JSON and Status responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { loadYaml } from '@kubernetes/client-node';
 import { ApiError, badRequest } from './apiError.js';
 import type { JsonValue } from './types.js';
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024; // the API server's own request size limit
 
 /**
- * Reads and decodes a request body: JSON, or YAML when the Content-Type says so and the text is not
- * JSON (kubectl and client-node send JSON, even for `application/apply-patch+yaml`).
+ * Reads and decodes a JSON request body. kubectl and client-node always send JSON, also for
+ * `application/apply-patch+yaml` (JSON is valid YAML). YAML proper is not decoded: the project has no
+ * YAML parser of its own, and client-node's `loadYaml` maps known kinds through its model classes,
+ * which renames fields (`x-kubernetes-preserve-unknown-fields` becomes `xKubernetesPreserveUnknownFields`).
  *
- * @throws ApiError `400` for an undecodable body, `413` for an oversized one, `415` for a media type
- *   other than JSON or YAML (protobuf, CBOR).
+ * @throws ApiError `400` for an undecodable body (YAML included), `413` for an oversized one, `415` for
+ *   a media type other than JSON or YAML (protobuf, CBOR).
  */
 export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | undefined> {
   const media = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (media !== '' && !/json|yaml/.test(media)) {
-    // kubectl sends protobuf for built-in kinds in some commands (`kubectl create configmap`); client-go
-    // retries with JSON after a 415, exactly as against a real server that lacks protobuf for a type.
-    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+    // kubectl sends protobuf for built-in kinds in some commands (`kubectl create configmap`): it does not
+    // fall back to JSON after this 415, so those commands fail here (`kubectl create -f` sends JSON).
+    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json`);
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -32,14 +33,8 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | un
   try {
     return JSON.parse(text) as JsonValue;
   } catch (e) {
-    if (/yaml/i.test(req.headers['content-type'] ?? '')) {
-      // client-node's loader maps known kinds through its model classes; a JSON round trip drops the
-      // Date objects that produces. Fine for the rare YAML body; JSON bodies never come here.
-      try {
-        return JSON.parse(JSON.stringify(loadYaml<JsonValue>(text))) as JsonValue;
-      } catch { /* fall through to the JSON error */ }
-    }
-    throw badRequest(`the body of the request could not be decoded: ${(e as Error).message}`);
+    const hint = /yaml/.test(media) ? ' (only the JSON form of YAML is supported)' : '';
+    throw badRequest(`the body of the request could not be decoded${hint}: ${(e as Error).message}`);
   }
 }
 

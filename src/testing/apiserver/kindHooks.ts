@@ -1,4 +1,4 @@
-// Per-kind rules of the built-in kinds: namespace labels, status and cascading deletion; pod status.
+// Per-kind rules of the built-in kinds: namespace labels, status and cascade; pod status; secret stringData.
 import { CRD_STORAGE_KEY, crdHooks } from './crd.js';
 import { isJsonObject, objectField } from './json.js';
 import type { KindHooks } from './serverState.js';
@@ -27,11 +27,24 @@ const podHooks: KindHooks = {
   },
 };
 
+const secretHooks: KindHooks = {
+  prepare(obj) {
+    // A real server folds the write-only `stringData` into base64 `data` and never stores it.
+    const stringData = objectField(obj, 'stringData');
+    if (!stringData) return;
+    const data = objectField(obj, 'data') ?? {};
+    for (const [k, v] of Object.entries(stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+    obj.data = data;
+    delete obj.stringData;
+  },
+};
+
 /** Hooks of the built-in kinds, keyed by storage key. */
 export function builtinHooks(): Map<string, KindHooks> {
   return new Map<string, KindHooks>([
     ['/namespaces', namespaceHooks],
     ['/pods', podHooks],
+    ['/secrets', secretHooks],
     [CRD_STORAGE_KEY, crdHooks],
   ]);
 }

@@ -69,6 +69,7 @@ const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
  * patch (merge, JSON, strategic-as-merge, server-side apply), list with selectors and pagination,
  * watch with replay, bookmarks and 410s, CRDs served as soon as they are created.
  *
+ * @throws RangeError for a non-positive `bookmarkIntervalMs` or `historySize`.
  * @example
  * const server = await startApiServer();
  * const core = server.kubeConfig().makeApiClient(CoreV1Api);
@@ -76,6 +77,8 @@ const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
  * await server.close();
  */
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  const bookmarkIntervalMs = opts.bookmarkIntervalMs ?? 5_000;
+  if (!(bookmarkIntervalMs > 0)) throw new RangeError(`bookmarkIntervalMs must be positive, got ${bookmarkIntervalMs}`);
   const clock = opts.clock ?? realClock;
   const state: ServerState = {
     store: new Store({ historySize: opts.historySize }),
@@ -86,7 +89,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const nsType = state.registry.byPlural('v1', 'namespaces')!;
   for (const name of INITIAL_NAMESPACES) createObject(state, nsType, undefined, { metadata: { name } }, { manager: 'rxkrt-apiserver' });
 
-  const hub = new WatchHub(state, { bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 5_000, expired: opts.expiredWatch ?? 'alternate' });
+  const hub = new WatchHub(state, { bookmarkIntervalMs, expired: opts.expiredWatch ?? 'alternate' });
   const faults = new Faults();
   const sleeping = new Map<TimerHandle, () => void>();
   let closed = false;

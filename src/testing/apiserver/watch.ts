@@ -2,6 +2,8 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from './apiError.js';
 import type { TimerHandle } from './clock.js';
+import { CRD_STORAGE_KEY, crdStorageKey } from './crd.js';
+import type { StoreEvent } from './eventHistory.js';
 import { sendError } from './http.js';
 import { parseResourceVersion, type ListOptions } from './listOptions.js';
 import type { ServerState } from './serverState.js';
@@ -34,6 +36,12 @@ export class WatchHub {
   constructor(private readonly state: ServerState, private readonly settings: WatchSettings) {
     this.unsubscribe = state.store.subscribe((e) => {
       for (const s of [...this.streams]) s.deliverCommitted(e);
+      // A deleted CRD takes its kind away: like a real server, end the watches on it (after they have
+      // seen the DELETED events of its objects, which are committed before the CRD's own).
+      if (e.type === 'DELETED' && e.storageKey === CRD_STORAGE_KEY) {
+        const gone = crdStorageKey(e.object);
+        for (const s of [...this.streams]) if (s.storageKey === gone) s.end();
+      }
     });
   }
 
@@ -48,6 +56,8 @@ export class WatchHub {
    * live events until `timeoutSeconds`, the client leaves, or {@link dropAll}.
    */
   serve(res: ServerResponse, rt: ResourceType, namespace: string | undefined, name: string | undefined, opts: ListOptions): void {
+    // A client that left while the request waited (an injected delay) would never fire 'close' again.
+    if (res.destroyed) return;
     const filter: WatchFilter = { rt, namespace, name, opts };
     const store = this.state.store;
     let first: WatchEvent[];
@@ -111,12 +121,16 @@ class WatchStream {
     res.on('close', () => this.dispose());
   }
 
+  get storageKey(): string {
+    return this.filter.rt.storageKey;
+  }
+
   open(first: WatchEvent[]): void {
     writeHeaders(this.res);
     for (const e of first) this.write(e);
   }
 
-  deliverCommitted(e: Parameters<typeof watchEventFor>[1]): void {
+  deliverCommitted(e: StoreEvent): void {
     if (e.rv <= this.since) return;
     const event = watchEventFor(this.filter, e);
     if (event) this.write(event);

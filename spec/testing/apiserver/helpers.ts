@@ -1,0 +1,162 @@
+// Shared test helpers for the API server specs: raw HTTP, raw watch streams, polling, error checks.
+import { ApiException } from '@kubernetes/client-node';
+
+/** A `Status` body as the server sends it. */
+export interface StatusBody {
+  kind: string;
+  status: string;
+  reason: string;
+  code: number;
+  message: string;
+  details?: { causes?: Array<{ field?: string; message: string }> };
+}
+
+/** Awaits `p`, expects a client-node ApiException with `code`, and returns its Status body. */
+export async function expectApiError(p: Promise<unknown>, code: number, reason?: string): Promise<StatusBody> {
+  let error: unknown;
+  try {
+    await p;
+  } catch (e) {
+    error = e;
+  }
+  if (!(error instanceof ApiException)) throw new Error(`expected an ApiException ${code}, got ${String(error)}`);
+  const body = (typeof error.body === 'string' ? JSON.parse(error.body) : error.body) as StatusBody;
+  if (error.code !== code) throw new Error(`expected HTTP ${code}, got ${error.code}: ${JSON.stringify(body)}`);
+  if (body.kind !== 'Status' || body.code !== code || body.status !== 'Failure') throw new Error(`not a failure Status: ${JSON.stringify(body)}`);
+  if (reason !== undefined && body.reason !== reason) throw new Error(`expected reason ${reason}, got ${body.reason}`);
+  return body;
+}
+
+/** One plain HTTP request; the body is sent as JSON unless it is a string. */
+export async function request(
+  base: string, method: string, path: string, opts: { body?: unknown; contentType?: string } = {},
+): Promise<{ status: number; json: any; headers: Headers }> {
+  const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const res = await fetch(base + path, {
+    method,
+    body,
+    headers: body === undefined ? {} : { 'Content-Type': opts.contentType ?? 'application/json' },
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  return { status: res.status, json, headers: res.headers };
+}
+
+/** A watch stream read line by line. */
+export interface RawWatch {
+  status: number;
+  /** Events received so far, in order. */
+  events: Array<{ type: string; object: any }>;
+  /** Resolves when the server ends the stream (or it is aborted). */
+  ended: Promise<void>;
+  /** Aborts the request. */
+  close(): void;
+}
+
+/** Opens `GET path` (which should carry `watch=true`) and collects its events. */
+export async function openWatch(base: string, path: string): Promise<RawWatch> {
+  const controller = new AbortController();
+  const res = await fetch(base + path, { signal: controller.signal });
+  const events: Array<{ type: string; object: any }> = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const ended = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let nl: number;
+        while ((nl = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          if (line.trim()) events.push(JSON.parse(line));
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return { status: res.status, events, ended, close: () => controller.abort() };
+}
+
+/** Polls `condition` every 10 ms until it holds, failing with `what` after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A minimal namespaced CRD for kind `Widget` in `example.com`, with a status subresource. */
+export function widgetCrd(opts: { scope?: 'Namespaced' | 'Cluster'; versions?: string[]; status?: boolean } = {}) {
+  const versions = opts.versions ?? ['v1'];
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: opts.scope ?? 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
+      versions: versions.map((name, i) => ({
+        name,
+        served: true,
+        storage: i === 0,
+        ...(opts.status === false ? {} : { subresources: { status: {} } }),
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      })),
+    },
+  };
+}
+
+/** A virtual clock for the server: timers fire only when the test calls {@link ManualClock.advance}. */
+export class ManualClock {
+  private time = Date.parse('2026-01-01T00:00:00Z');
+  private timers: Array<{ at: number; fn: () => void; every?: number; live: boolean }> = [];
+
+  now(): Date {
+    return new Date(this.time);
+  }
+
+  setTimeout(fn: () => void, ms: number): { cancel(): void } {
+    return this.add(fn, ms);
+  }
+
+  setInterval(fn: () => void, ms: number): { cancel(): void } {
+    return this.add(fn, ms, ms);
+  }
+
+  /** Moves time forward, firing due timers in order. */
+  advance(ms: number): void {
+    const end = this.time + ms;
+    for (;;) {
+      const due = this.timers.filter((t) => t.live && t.at <= end).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      this.time = due.at;
+      if (due.every) due.at += due.every;
+      else due.live = false;
+      due.fn();
+    }
+    this.time = end;
+    this.timers = this.timers.filter((t) => t.live);
+  }
+
+  /** How many timers are armed (to check nothing leaks). */
+  pending(): number {
+    return this.timers.filter((t) => t.live).length;
+  }
+
+  private add(fn: () => void, ms: number, every?: number): { cancel(): void } {
+    const timer = { at: this.time + ms, fn, every, live: true };
+    this.timers.push(timer);
+    return { cancel: () => { timer.live = false; } };
+  }
+}

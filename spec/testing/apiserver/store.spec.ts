@@ -1,0 +1,79 @@
+import { describe, expect, it } from '@jest/globals';
+import { ApiError } from '../../../src/testing/apiserver/apiError.js';
+import { Store } from '../../../src/testing/apiserver/store.js';
+import type { StoredObject } from '../../../src/testing/apiserver/types.js';
+
+function obj(name: string, data: string, namespace = 'ns'): StoredObject {
+  return { metadata: { name, namespace, uid: `uid-${name}`, resourceVersion: '', creationTimestamp: '', generation: 1 }, data };
+}
+
+describe('Store', () => {
+  it('should stamp every write with a larger resourceVersion and notify listeners', () => {
+    const store = new Store();
+    const seen: string[] = [];
+    const stop = store.subscribe((e) => seen.push(`${e.type} ${e.object.metadata.name} ${e.rv}`));
+    const a = store.put('/cm', obj('a', '1'));
+    const b = store.put('/cm', obj('b', '1'));
+    const a2 = store.put('/cm', obj('a', '2'));
+    store.remove('/cm', structuredClone(b));
+    stop();
+    store.put('/cm', obj('c', '1'));
+    expect([a, b, a2].map((o) => o.metadata.resourceVersion)).toEqual(['1', '2', '3']);
+    expect(seen).toEqual(['ADDED a 1', 'ADDED b 2', 'MODIFIED a 3', 'DELETED b 4']);
+    expect(store.resourceVersion()).toBe(5);
+  });
+
+  it('should freeze stored objects', () => {
+    const store = new Store();
+    const a = store.put('/cm', obj('a', '1'));
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(Object.isFrozen(a.metadata)).toBe(true);
+  });
+
+  it('should list sorted by namespace then name, optionally one namespace', () => {
+    const store = new Store();
+    store.put('/cm', obj('b', '1', 'x'));
+    store.put('/cm', obj('a', '1', 'y'));
+    store.put('/cm', obj('a', '1', 'x'));
+    expect(store.list('/cm').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['x/a', 'x/b', 'y/a']);
+    expect(store.list('/cm', 'y').map((o) => o.metadata.name)).toEqual(['a']);
+    expect(store.list('/other')).toEqual([]);
+  });
+
+  it('should rewind to a past snapshot through the history', () => {
+    const store = new Store();
+    store.put('/cm', obj('a', '1'));
+    store.put('/cm', obj('b', '1'));
+    const at = store.resourceVersion();
+    store.put('/cm', obj('a', '2'));
+    store.remove('/cm', structuredClone(store.get('/cm', 'ns', 'b')!));
+    store.put('/cm', obj('c', '1'));
+    store.put('/other', obj('z', '1'));
+    expect(store.listAt('/cm', at).map((o) => `${o.metadata.name}=${o.data}`)).toEqual(['a=1', 'b=1']);
+    expect(store.list('/cm').map((o) => `${o.metadata.name}=${o.data}`)).toEqual(['a=2', 'c=1']);
+  });
+
+  it('should answer 410 for replays and snapshots from before a compaction', () => {
+    const store = new Store();
+    store.put('/cm', obj('a', '1'));
+    store.put('/cm', obj('a', '2'));
+    store.compact();
+    store.put('/cm', obj('a', '3'));
+    expect(() => store.eventsAfter(1)).toThrow(ApiError);
+    expect(() => store.listAt('/cm', 1)).toThrow(ApiError);
+    try {
+      store.eventsAfter(1);
+    } catch (e) {
+      expect((e as ApiError).code).toBe(410);
+      expect((e as ApiError).reason).toBe('Expired');
+    }
+    expect(store.eventsAfter(2).map((e) => e.rv)).toEqual([3]);
+  });
+
+  it('should expire replays from before the oldest event kept', () => {
+    const store = new Store({ historySize: 2 });
+    for (const d of ['1', '2', '3', '4']) store.put('/cm', obj('a', d));
+    expect(() => store.eventsAfter(1)).toThrow(ApiError);
+    expect(store.eventsAfter(2).map((e) => e.rv)).toEqual([3, 4]);
+  });
+});
