@@ -63,6 +63,13 @@ export function newStatusManyCollection<I, S, O>(
     },
     'Status',
   );
+  // The transform runs in `bundles`, which users never hold: its failures (a throw, a bad fetch) belong
+  // to both views, or they would only ever reach the log. (The three share one lifetime: once `stop`
+  // disposes `bundles` it reports nothing more, so the forwarding needs no teardown of its own.)
+  bundles.errors$.subscribe((e) => {
+    outputs.reportError(e);
+    statuses.reportError(e);
+  });
   return [statuses, outputs];
 }
 

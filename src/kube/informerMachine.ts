@@ -5,10 +5,13 @@ import { backoffDelay, type BackoffPolicy } from './backoff.js';
 
 /** Where the informer is. */
 export type InformerState =
-  /** A LIST (all pages) is in flight. `attempt` counts failures since the last success. */
+  /** A LIST (all pages) is in flight. `attempt` counts failures since a watch last delivered something. */
   | { readonly kind: 'listing'; readonly attempt: number }
-  /** A WATCH from `resourceVersion` is open or opening. `sawEvent`: it delivered something. */
-  | { readonly kind: 'watching'; readonly resourceVersion: string; readonly attempt: number; readonly sawEvent: boolean }
+  /**
+   * A WATCH from `resourceVersion` is open or opening. `sawEvent`: it delivered something (an event or a
+   * bookmark), which resets `attempt`. `afterList`: it starts from a LIST's resourceVersion.
+   */
+  | { readonly kind: 'watching'; readonly resourceVersion: string; readonly attempt: number; readonly sawEvent: boolean; readonly afterList: boolean }
   /** Backing off before the next LIST or WATCH. */
   | { readonly kind: 'waiting'; readonly then: 'list' | 'watch'; readonly resourceVersion: string; readonly attempt: number }
   /** Stopped for good. */
@@ -48,8 +51,9 @@ export function step(
   switch (state.kind) {
     case 'listing':
       if (input.kind === 'listed') {
+        // The attempt count survives a LIST: only a watch that delivers something proves we are back in step.
         return {
-          state: { kind: 'watching', resourceVersion: input.resourceVersion, attempt: 0, sawEvent: false },
+          state: { kind: 'watching', resourceVersion: input.resourceVersion, attempt: state.attempt, sawEvent: false, afterList: true },
           effects: [{ kind: 'watch', resourceVersion: input.resourceVersion }],
         };
       }
@@ -65,14 +69,24 @@ export function step(
       switch (input.kind) {
         case 'watchEvent':
           return { state: { ...state, resourceVersion: input.resourceVersion ?? state.resourceVersion, attempt: 0, sawEvent: true }, effects: [] };
-        case 'watchExpired':
+        case 'watchExpired': {
           // History is gone: only a fresh LIST (diffed against the cache) can bring us back in step.
-          return { state: { kind: 'listing', attempt: 0 }, effects: [{ kind: 'closeWatch' }, { kind: 'list' }] };
+          if (!state.afterList || state.sawEvent) {
+            return { state: { kind: 'listing', attempt: state.attempt }, effects: [{ kind: 'closeWatch' }, { kind: 'list' }] };
+          }
+          // Even the resourceVersion of a LIST just made is gone: relisting at once could spin (LIST, 410,
+          // LIST, …) as fast as the server answers. Back off like any other failure.
+          const attempt = state.attempt + 1;
+          return {
+            state: { kind: 'waiting', then: 'list', resourceVersion: '', attempt },
+            effects: [{ kind: 'closeWatch' }, { kind: 'wait', ms: backoffDelay(attempt, policy) }],
+          };
+        }
         case 'watchClosed': {
           // A watch that delivered something ended normally: resume at once. One that delivered nothing
           // may be a server refusing us quietly: back off so we never spin.
           if (state.sawEvent) {
-            return { state: { ...state, sawEvent: false }, effects: [{ kind: 'watch', resourceVersion: state.resourceVersion }] };
+            return { state: { ...state, sawEvent: false, afterList: false }, effects: [{ kind: 'watch', resourceVersion: state.resourceVersion }] };
           }
           const attempt = state.attempt + 1;
           return {
@@ -94,7 +108,7 @@ export function step(
       if (input.kind !== 'timerFired') return { state, effects: [] };
       if (state.then === 'list') return { state: { kind: 'listing', attempt: state.attempt }, effects: [{ kind: 'list' }] };
       return {
-        state: { kind: 'watching', resourceVersion: state.resourceVersion, attempt: state.attempt, sawEvent: false },
+        state: { kind: 'watching', resourceVersion: state.resourceVersion, attempt: state.attempt, sawEvent: false, afterList: false },
         effects: [{ kind: 'watch', resourceVersion: state.resourceVersion }],
       };
   }

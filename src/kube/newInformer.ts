@@ -131,7 +131,13 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     listAll<T>(this.kc, this.path, query, { apiVersion: this.ref.apiVersion, kind: this.ref.kind }, this.opts?.pageSize ?? 500).then(
       (result) => {
         if (this.machine.kind !== 'listing') return;
-        this.applyList(result.items);
+        try {
+          this.applyList(result.items);
+        } catch (err) {
+          // The list is committed (a transaction commits what it did before a throw); whatever threw
+          // downstream must not leave the informer stuck in `listing` with an unhandled rejection.
+          this.reportError(new TransformError(this.name, undefined, err, `applying the list of ${this.path} failed`));
+        }
         this.input({ kind: 'listed', resourceVersion: result.resourceVersion });
       },
       (error: unknown) => {
@@ -149,7 +155,13 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     mutate(() => {
       const seen = new Set<string>();
       for (const item of items) {
-        const key = this.keyOf(item);
+        let key: string;
+        try {
+          key = this.keyOf(item);
+        } catch (err) {
+          this.reportError(new TransformError(this.name, undefined, err, 'listed object without a usable key'));
+          continue;
+        }
         seen.add(key);
         const cur = this.state.get(key);
         if (cur === undefined || resourceVersionOf(cur) !== resourceVersionOf(item)) this.write(key, freezeInput(item), false);
@@ -201,7 +213,12 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
         this.buffer.push({ type, object });
         this.flushAction ??= this.flushScheduler.schedule(() => {
           this.flushAction = undefined;
-          this.applyBuffered();
+          try {
+            this.applyBuffered();
+          } catch (err) {
+            // Thrown into the scheduler it would surface as an unhandled error, far from its cause.
+            this.reportError(new TransformError(this.name, undefined, err, `applying watch events of ${this.path} failed`));
+          }
         });
         this.input({ kind: 'watchEvent', resourceVersion: resourceVersionOf(object) });
         break;

@@ -4,6 +4,7 @@ import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Collection, CollectionDump, DebugRegistry, Registration } from '../core/types.js';
 import type { ObjectWithStatus } from '../collections/newStatusCollection.js';
 import { equals } from '../core/equals.js';
+import { UsageError } from '../core/errors.js';
 import { internal } from '../core/internal.js';
 import { log } from '../core/logger.js';
 import { allocateUid } from '../collections/node.js';
@@ -86,17 +87,29 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     private readonly statuses: Collection<ObjectWithStatus<I, S>>,
     private readonly opts: StatusWriterOptions,
   ) {
+    // A writer that can never start a patch would sit silently idle: refuse it at once.
+    for (const option of ['concurrency', 'qps', 'maxAttempts'] as const) {
+      const v = opts[option];
+      if (v !== undefined && !(typeof v === 'number' && v > 0 && (option === 'qps' || Number.isInteger(v)))) {
+        throw new UsageError(`newStatusWriter: ${option} must be a positive ${option === 'qps' ? 'number' : 'integer'}, got ${JSON.stringify(v)}`);
+      }
+    }
     this.name = opts.name ?? `StatusWriter[${statuses.name}]`;
     this.timers = opts.timerScheduler ?? asyncScheduler;
     this.tokens = this.qps;
     this.lastRefill = this.timers.now();
     const keyFn = internal(statuses).keyOf;
+    // Stopped before it started: the replay below must not start a single write.
+    this.stopped = opts.stop?.aborted === true;
     this.registration = statuses.registerBatch((batch) => {
       for (const e of batch) if (e.type !== 'delete') this.enqueue(keyFn(e.new));
     });
+    if (this.stopped) {
+      this.registration.unregister();
+      return;
+    }
     opts.debugger?.register(this);
-    if (opts.stop?.aborted) this.stop();
-    else opts.stop?.addEventListener('abort', () => this.stop(), { once: true });
+    opts.stop?.addEventListener('abort', () => this.stop(), { once: true });
   }
 
   private get qps(): number {
@@ -105,8 +118,23 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
 
   private enqueue(key: string): void {
     if (this.stopped) return;
+    // A write from the latest view supersedes a pending retry: the retry would repeat it later from the
+    // view it had then, which may by now be stale (a pointless 409, or a status that was already written).
+    const retry = this.retryTimers.get(key);
+    if (retry !== undefined) {
+      retry.unsubscribe();
+      this.retryTimers.delete(key);
+    }
     if (this.active.has(key)) {
       this.dirtyWhileActive.add(key);
+      return;
+    }
+    // Settle at once what needs no request (gone, or already as desired): queued behind keys that wait for
+    // a token it would wait for nothing, and keep idle() from resolving.
+    if (this.needsWrite(key) === undefined) {
+      this.queue.delete(key);
+      this.stats.queued = this.queue.size;
+      this.checkIdle();
       return;
     }
     this.queue.add(key);
@@ -116,16 +144,42 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
 
   /** Starts as many writes as concurrency and the rate limit allow. */
   private pump(): void {
-    while (!this.stopped && this.queue.size > 0 && this.active.size < (this.opts.concurrency ?? 4)) {
-      if (!this.takeToken()) return;
+    while (!this.stopped && this.queue.size > 0) {
       const key = this.queue.values().next().value as string;
+      const desired = this.needsWrite(key);
+      if (desired === undefined) {
+        // Nothing to send: settled here, without a worker slot or a rate-limit token (a restart over
+        // thousands of objects whose status is already right must not take thousands / qps seconds).
+        this.queue.delete(key);
+        this.stats.queued = this.queue.size;
+        continue;
+      }
+      if (this.active.size >= (this.opts.concurrency ?? 4) || !this.takeToken()) break;
       this.queue.delete(key);
       this.stats.queued = this.queue.size;
       this.active.add(key);
       this.stats.inFlight = this.active.size;
-      void this.write(key).finally(() => this.finish(key));
+      void this.write(key, desired).finally(() => this.finish(key));
     }
     this.checkIdle();
+  }
+
+  /**
+   * The desired status of `key` when it must be written; undefined (and counted) when the object is gone
+   * (never write for an object that no longer exists) or already carries it.
+   */
+  private needsWrite(key: string): ObjectWithStatus<I, S> | undefined {
+    const desired = this.statuses.getKey(key);
+    if (desired === undefined) {
+      this.attempts.delete(key);
+      return undefined;
+    }
+    if (equals((desired.obj as I & { status?: unknown }).status, desired.status)) {
+      this.stats.skipped++;
+      this.attempts.delete(key);
+      return undefined;
+    }
+    return desired;
   }
 
   /** Token bucket: `qps` tokens per second, bursts up to `qps`. Without a token, waits for the next one. */
@@ -151,21 +205,9 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     this.pump();
   }
 
-  private async write(key: string): Promise<void> {
-    const desired = this.statuses.getKey(key);
-    // The object (or its status) is gone: never write for an object that no longer exists.
-    if (desired === undefined) {
-      this.attempts.delete(key);
-      return;
-    }
-    const live = desired.obj as I & { status?: unknown };
-    if (equals(live.status, desired.status)) {
-      this.stats.skipped++;
-      this.attempts.delete(key);
-      return;
-    }
+  private async write(key: string, desired: ObjectWithStatus<I, S>): Promise<void> {
     try {
-      await this.patch(live, desired.status);
+      await this.patch(desired.obj as I & { status?: unknown }, desired.status);
       this.stats.writes++;
       this.attempts.delete(key);
     } catch (e) {
