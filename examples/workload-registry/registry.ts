@@ -11,6 +11,7 @@ import {
   newIndex,
   newNamespaceIndex,
   newStatusCollection,
+  partialFetch,
   type Collection,
   type CollectionOptions,
   type ObjectWithStatus,
@@ -48,14 +49,15 @@ export function buildRegistry(src: RegistrySources, opts: Pick<CollectionOptions
       if (namespace === undefined || namespace.status?.phase === 'Terminating') return undefined;
       const labels = pod.metadata?.labels ?? {};
       const services = fetch(ctx, src.services, filterIndex(servicesByNamespace, ns), filterSelectsNonEmpty(labels));
-      const policies = fetch(ctx, src.policies, filterIndex(policiesByNamespace, ns), filterSelects(labels));
+      // Only a policy's name and selector matter here: its status writes must not recompute workloads.
+      const policies = partialFetch(ctx, src.policies, (p) => p.metadata?.name ?? '', filterIndex(policiesByNamespace, ns), filterSelects(labels));
       return {
         metadata: { name: pod.metadata?.name ?? '', namespace: ns },
         ip,
         labels,
         node: pod.spec?.nodeName,
         services: services.map((s) => s.metadata?.name ?? '').sort(),
-        policies: policies.map((p) => p.metadata?.name ?? '').sort(),
+        policies: [...policies].sort(),
       };
     },
     { ...opts, name: 'Workloads' },

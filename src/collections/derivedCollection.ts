@@ -5,16 +5,16 @@
 // the committed state of everything upstream, diffs each input's outputs, and emits one batch.
 import type { Event } from '../core/event.js';
 import { latest } from '../core/event.js';
-import { describeValue, KeyError, TransformError } from '../core/errors.js';
+import { describeValue, KeyError, TransformError, UsageError } from '../core/errors.js';
 import { freezeOutput } from '../core/freeze.js';
 import { InvariantError } from '../core/strict.js';
-import { schedule, scheduleSync } from '../core/transaction.js';
+import { isPropagating, schedule, scheduleSync } from '../core/transaction.js';
 import type { CollectionDump, CollectionOptions, HandlerContext, InputDump } from '../core/types.js';
 import type { InternalCollection } from '../core/internal.js';
 import { DependencyIndex } from '../fetch/dependencyIndex.js';
 import type { Dependency } from '../fetch/dependency.js';
 import { TransformContext } from '../fetch/context.js';
-import { CollectionNode } from './node.js';
+import { CollectionNode, wouldCycle } from './node.js';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
@@ -34,6 +34,24 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private depInbox = new Map<number, Event<unknown>[]>();
   /** The last error of each input whose transform is failing (for the debug dump). */
   private readonly failing = new Map<string, string>();
+  /**
+   * For inputs whose last run failed or discarded its result: the dependencies of their last good run.
+   * Such a run depends on those plus its own reads; keeping the base apart stops repeated failures from
+   * piling up dependency records without bound.
+   */
+  private readonly goodDeps = new Map<string, readonly Dependency[]>();
+  /**
+   * Output keys changed since the last emitted batch, with their value before the first change. The batch
+   * is the difference between that and the state now: one event per key however often the key changed
+   * while the transaction ran (a key handed from one input to another is an update, never delete + add).
+   */
+  private readonly changed = new Map<string, O | undefined>();
+  /** Inputs whose run was abandoned because it read a collection that had not committed yet (rerun next flush). */
+  private retry = new Set<string>();
+  /** The rank this collection had when the running flush started (Infinity outside a flush). */
+  private flushRank = Infinity;
+  /** Output keys that a second input started producing in this flush; reported once the flush is over. */
+  private conflicts: Array<{ readonly key: string; readonly input: string; readonly value: O }> = [];
   /** Transform runs so far (metrics, benchmarks). */
   recomputations = 0;
 
@@ -47,14 +65,21 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   ) {
     super(opts, defaultName);
     this.deps = new DependencyIndex({
-      firstUse: (src) => src.addDependent(this),
-      lastUse: (src) => src.removeDependent(this),
+      // A transform may fetch its own parent: that edge exists already and must outlive the last fetch.
+      firstUse: (src) => {
+        if (src !== (parent as InternalCollection<unknown>)) src.addDependent(this);
+      },
+      lastUse: (src) => {
+        if (src !== (parent as InternalCollection<unknown>)) src.removeDependent(this);
+      },
+      matchFailed: (inputKey, e) => this.reportError(new TransformError(this.name, this.keyedInputs ? inputKey : undefined, e, 'fetch filter threw')),
     });
     parent.addDependent(this);
     // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
     // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
-    const sink: Event<O>[] = [];
-    for (const input of parent.values()) this.recompute(parent.keyOf(input), sink);
+    for (const input of parent.values()) this.recompute(parent.keyOf(input));
+    this.changed.clear();
+    this.reportConflicts();
     this.start(opts);
     this.evaluateSync();
   }
@@ -63,7 +88,9 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     if (this.disposed) return;
     if (from === (this.parent as InternalCollection<unknown>)) {
       for (const e of events) this.parentInbox.push(e as Event<I>);
-    } else {
+    }
+    // The parent's batch also goes through the dependency index when some transform fetched the parent.
+    if (from !== (this.parent as InternalCollection<unknown>) || this.deps.uses(from.uid)) {
       const box = this.depInbox.get(from.uid);
       if (box === undefined) this.depInbox.set(from.uid, events.slice());
       else for (const e of events) box.push(e);
@@ -81,10 +108,79 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       this.depInbox = new Map();
       for (const [uid, events] of fromDeps) this.deps.collectAffected(uid, events, affected);
     }
+    if (this.retry.size > 0) {
+      for (const k of this.retry) affected.add(k);
+      this.retry = new Set();
+    }
     if (this.disposed) return;
+    const rank = this.rank;
+    this.flushRank = rank;
+    for (const key of affected) this.recompute(key);
+    this.flushRank = Infinity;
+    this.reportConflicts();
+    if (this.rank !== rank || this.retry.size > 0) {
+      // A transform started fetching a collection ranked at or above this one, which may not have committed
+      // yet in this transaction: its run was abandoned (see StaleRead) and this collection now ranks above
+      // that one. Hold the batch and flush again at the new rank, after it: the abandoned inputs rerun on
+      // committed state, and downstream sees one batch per transaction.
+      schedule(this);
+      return;
+    }
+    this.emitChanged();
+  }
+
+  /** Emits the difference between each changed key's value before the transaction and now. */
+  private emitChanged(): void {
+    if (this.changed.size === 0) return;
     const out: Event<O>[] = [];
-    for (const key of affected) this.recompute(key, out);
+    for (const [k, old] of this.changed) {
+      const cur = this.state.get(k);
+      if (old === undefined) {
+        if (cur !== undefined) out.push({ type: 'add', new: cur });
+      } else if (cur === undefined) {
+        out.push({ type: 'delete', old });
+      } else if (!this.same(old, cur, k)) {
+        out.push({ type: 'update', old, new: cur });
+      }
+    }
+    this.changed.clear();
     this.emit(out);
+  }
+
+  /** Writes an output key, remembering its value before the first write of this transaction. */
+  private put(key: string, value: O | undefined): void {
+    if (!this.changed.has(key)) this.changed.set(key, this.state.get(key));
+    this.setState(key, value);
+  }
+
+  /** `equals` for outputs; a user `equals` that throws counts as "different" and is reported. */
+  private same(a: O, b: O, key: string): boolean {
+    if (a === b) return true;
+    try {
+      return this.eq(a, b);
+    } catch (e) {
+      this.reportError(new TransformError(this.name, undefined, e, `equals threw comparing output ${JSON.stringify(key)}`));
+      return false;
+    }
+  }
+
+  /** Reports the output keys still claimed by more than one input once the flush is over. */
+  private reportConflicts(): void {
+    if (this.conflicts.length === 0) return;
+    const found = this.conflicts;
+    this.conflicts = [];
+    for (const c of found) {
+      const owners = this.producers.get(c.key);
+      // Resolved within the transaction (the owner let the key go, or this input stopped producing it).
+      if (owners === undefined || owners[0] === c.input || !owners.includes(c.input)) continue;
+      this.reportError(
+        new TransformError(
+          this.name,
+          c.input,
+          new KeyError(this.name, c.value, `output key ${JSON.stringify(c.key)} is already produced by input ${JSON.stringify(owners[0])}; that input keeps it`),
+        ),
+      );
+    }
   }
 
   protected upstreamReady(): boolean {
@@ -93,44 +189,82 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     return true;
   }
 
-  /** Reruns one input against the current state and appends the resulting output events to `out`. */
-  private recompute(inputKey: string, out: Event<O>[]): void {
+  /**
+   * Fetch calls this before recording a dependency on a collection: reading one downstream of this one is a
+   * cycle (throws); reading one ranked at or above this one while a transaction propagates may read state it
+   * has not committed yet (returns true: the run is abandoned and retried at a higher rank).
+   */
+  private readonly checkSource = (source: InternalCollection<unknown>): boolean => {
+    if (source === (this.parent as InternalCollection<unknown>)) return false;
+    if (!this.deps.uses(source.uid) && wouldCycle(this, source)) {
+      throw new UsageError(`cycle: ${JSON.stringify(this.name)} cannot fetch ${JSON.stringify(source.name)}, which depends on it`);
+    }
+    // Compared with the rank this flush started at: another input may already have linked the source in
+    // this flush (raising this rank), and the source still has not committed.
+    return isPropagating() && source.rank >= this.flushRank;
+  };
+
+  /** Reruns one input against the current state and records the changed outputs. */
+  private recompute(inputKey: string): void {
     const input = this.parent.getKey(inputKey);
     if (input === undefined) {
-      this.removeInput(inputKey, out);
+      this.removeInput(inputKey);
       return;
     }
     this.recomputations++;
-    const ctx = new TransformContext(this.uid, this.name, this.keyedInputs ? inputKey : undefined);
+    const ctx = new TransformContext(this.uid, this.name, this.keyedInputs ? inputKey : undefined, this.checkSource);
     let outputs: Map<string, O>;
     try {
       outputs = this.keyed(this.transform(ctx, input), inputKey);
     } catch (e) {
       ctx.closed = true;
-      this.fail(inputKey, ctx, e);
+      if (ctx.stale) this.retryLater(inputKey, ctx);
+      else this.fail(inputKey, ctx, e);
       return;
     }
     ctx.closed = true;
+    // Also when the transform caught the StaleRead itself: its result rests on a read that did not happen.
+    if (ctx.stale) {
+      this.retryLater(inputKey, ctx);
+      return;
+    }
     this.failing.delete(inputKey);
     if (ctx.discarded) {
       // Keep the last good result; a first run with a non-empty result still counts (it sets a default).
       // What this run read is added to what the kept result read, so a change to either recomputes.
       if (this.mappings.has(inputKey) || outputs.size === 0) {
-        this.setDeps(inputKey, union(this.deps.depsOf(inputKey), ctx.deps));
+        this.keepLastGood(inputKey, ctx);
         return;
       }
     }
+    this.goodDeps.delete(inputKey);
     this.setDeps(inputKey, ctx.deps);
     this.inputs.set(inputKey, input);
-    this.applyOutputs(inputKey, outputs, out);
+    this.applyOutputs(inputKey, outputs);
   }
 
   private fail(inputKey: string, ctx: TransformContext, e: unknown): void {
     const err = new TransformError(this.name, this.keyedInputs ? inputKey : undefined, e);
     this.failing.set(inputKey, err.message);
     // The failed run's reads join the last good run's, so fixing whatever broke it recomputes the input.
-    this.setDeps(inputKey, union(this.deps.depsOf(inputKey), ctx.deps));
+    this.keepLastGood(inputKey, ctx);
     this.reportError(err);
+  }
+
+  /** Abandons a run that read an uncommitted collection: link what it read (raising this rank), rerun later. */
+  private retryLater(inputKey: string, ctx: TransformContext): void {
+    this.keepLastGood(inputKey, ctx);
+    this.retry.add(inputKey);
+  }
+
+  /** A run whose result is not used depends on the last good run's reads plus its own (never accumulated). */
+  private keepLastGood(inputKey: string, ctx: TransformContext): void {
+    let base = this.goodDeps.get(inputKey);
+    if (base === undefined) {
+      base = this.deps.depsOf(inputKey);
+      this.goodDeps.set(inputKey, base);
+    }
+    this.setDeps(inputKey, union(base, ctx.deps));
   }
 
   /** Keys a transform's result; two outputs with one key: the last wins (reported). */
@@ -160,39 +294,30 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     if (!before) scheduleSync(this);
   }
 
-  private removeInput(inputKey: string, out: Event<O>[]): void {
-    if (this.mappings.has(inputKey)) this.applyOutputs(inputKey, NO_OUTPUTS, out);
+  private removeInput(inputKey: string): void {
+    if (this.mappings.has(inputKey)) this.applyOutputs(inputKey, NO_OUTPUTS);
     this.mappings.delete(inputKey);
     this.inputs.delete(inputKey);
     this.failing.delete(inputKey);
+    this.goodDeps.delete(inputKey);
     this.deps.delete(inputKey);
   }
 
   /** Diffs one input's new outputs against its old ones and against what other inputs produce. */
-  private applyOutputs(inputKey: string, next: ReadonlyMap<string, O>, out: Event<O>[]): void {
+  private applyOutputs(inputKey: string, next: ReadonlyMap<string, O>): void {
     const prev = this.mappings.get(inputKey) ?? NO_OUTPUTS;
     this.mappings.set(inputKey, next);
     for (const [k, v] of next) {
       const owners = this.producers.get(k);
       if (owners === undefined) {
         this.producers.set(k, [inputKey]);
-        this.setState(k, v);
-        out.push({ type: 'add', new: v });
+        this.put(k, v);
       } else if (owners[0] === inputKey) {
         const cur = this.state.get(k)!;
-        if (cur !== v && !this.eq(cur, v)) {
-          this.setState(k, v);
-          out.push({ type: 'update', old: cur, new: v });
-        }
+        if (!this.same(cur, v, k)) this.put(k, v);
       } else if (!prev.has(k)) {
         owners.push(inputKey);
-        this.reportError(
-          new TransformError(
-            this.name,
-            inputKey,
-            new KeyError(this.name, v, `output key ${JSON.stringify(k)} is already produced by input ${JSON.stringify(owners[0])}; that input keeps it`),
-          ),
-        );
+        this.conflicts.push({ key: k, input: inputKey, value: v });
       }
     }
     for (const k of prev.keys()) {
@@ -204,15 +329,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       const cur = this.state.get(k)!;
       if (owners.length === 0) {
         this.producers.delete(k);
-        this.setState(k, undefined);
-        out.push({ type: 'delete', old: cur });
+        this.put(k, undefined);
       } else {
         // The next producer in line takes the key over.
         const v = this.mappings.get(owners[0]!)!.get(k)!;
-        if (cur !== v && !this.eq(cur, v)) {
-          this.setState(k, v);
-          out.push({ type: 'update', old: cur, new: v });
-        }
+        if (!this.same(cur, v, k)) this.put(k, v);
       }
     }
   }
@@ -222,6 +343,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     for (const src of [...this.deps.sources()]) src.removeDependent(this);
     this.parentInbox = [];
     this.depInbox.clear();
+    this.changed.clear();
+    this.retry.clear();
   }
 
   /** @internal Dependency state, for white-box tests. */

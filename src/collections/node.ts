@@ -6,6 +6,8 @@ import { equals as defaultEquals } from '../core/equals.js';
 import { TransformError, UsageError } from '../core/errors.js';
 import { logErrorOnce } from '../core/logger.js';
 import { SyncState } from '../core/syncState.js';
+import { onAbort } from '../core/onAbort.js';
+import { InvariantError, isStrictMode } from '../core/strict.js';
 import { HandlerSet, type HandlerOwner } from '../core/handlerSet.js';
 import { afterCommitted, scheduleSync, type TxNode } from '../core/transaction.js';
 import type { Dependent, IndexHandle, InternalCollection } from '../core/internal.js';
@@ -76,10 +78,11 @@ export abstract class CollectionNode<T>
   protected start(opts: CollectionOptions | undefined): void {
     this.debugRegistry?.register(this);
     const stop = opts?.stop;
-    if (stop === undefined) return;
-    if (stop.aborted) this.dispose();
-    else stop.addEventListener('abort', () => this.dispose(), { once: true });
+    if (stop !== undefined) this.forgetStop = onAbort(stop, () => this.dispose());
   }
+
+  /** Detaches this collection from its `stop` signal once disposed. */
+  private forgetStop: (() => void) | undefined;
 
   // ---- reading -------------------------------------------------------------------------------------
 
@@ -184,6 +187,7 @@ export abstract class CollectionNode<T>
   /** Commits a batch: dependents get it now (inside the transaction), handlers after the commit. */
   protected emit(events: Event<T>[]): void {
     if (events.length === 0) return;
+    if (isStrictMode()) this.checkBatch(events);
     Object.freeze(events);
     this.batchCount++;
     this.eventCount += events.length;
@@ -194,6 +198,23 @@ export abstract class CollectionNode<T>
       afterCommitted(() => {
         for (const r of regs) r.deliver(events, initial);
       });
+    }
+  }
+
+  /**
+   * Sources may emit an update between equal values (`updateObject` always emits); nothing derived may.
+   * @internal
+   */
+  protected readonly emitsEqualUpdates: boolean = false;
+
+  /** Strict mode: every event is well formed, and a derived collection never emits an update between equal values. */
+  private checkBatch(events: readonly Event<T>[]): void {
+    for (const e of events) {
+      const ok = e.type === 'add' ? e.new !== undefined : e.type === 'delete' ? e.old !== undefined : e.old !== undefined && e.new !== undefined;
+      if (!ok) throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted a malformed ${e.type} event`);
+      if (e.type === 'update' && !this.emitsEqualUpdates && this.eq(e.old!, e.new!)) {
+        throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted an update between equal values for key ${JSON.stringify(this.keyOf(e.new))}`);
+      }
     }
   }
 
@@ -248,6 +269,7 @@ export abstract class CollectionNode<T>
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.forgetStop?.();
     this.onDispose();
     this.debugRegistry?.unregister(this);
     this.syncState.abandon();
@@ -256,21 +278,55 @@ export abstract class CollectionNode<T>
   protected abstract onDispose(): void;
 }
 
+/**
+ * Adapts a per-event handler to batches. Every event is one call: an event whose call throws (or rejects)
+ * does not keep the rest of its batch from the handler; the failures are rethrown together once the batch
+ * is done, so the registration reports them.
+ */
 function perEvent<T>(handler: EventHandler<T>): BatchHandler<T> {
   return (batch) => {
+    const errors: unknown[] = [];
     for (let i = 0; i < batch.length; i++) {
-      const r = handler(batch[i]!);
+      let r: void | Promise<void>;
+      try {
+        r = handler(batch[i]!);
+      } catch (e) {
+        errors.push(e);
+        continue;
+      }
       if (typeof r === 'object' && r !== null && typeof (r as Promise<void>).then === 'function') {
-        return continueAfter(r, handler, batch, i + 1);
+        return continueAfter(r, handler, batch, i + 1, errors);
       }
     }
+    if (errors.length > 0) throw combined(errors);
     return undefined;
   };
 }
 
-async function continueAfter<T>(first: Promise<void>, handler: EventHandler<T>, batch: readonly Event<T>[], from: number): Promise<void> {
-  await first;
-  for (let i = from; i < batch.length; i++) await handler(batch[i]!);
+async function continueAfter<T>(
+  first: Promise<void>,
+  handler: EventHandler<T>,
+  batch: readonly Event<T>[],
+  from: number,
+  errors: unknown[],
+): Promise<void> {
+  try {
+    await first;
+  } catch (e) {
+    errors.push(e);
+  }
+  for (let i = from; i < batch.length; i++) {
+    try {
+      await handler(batch[i]!);
+    } catch (e) {
+      errors.push(e);
+    }
+  }
+  if (errors.length > 0) throw combined(errors);
+}
+
+function combined(errors: unknown[]): unknown {
+  return errors.length === 1 ? errors[0] : new AggregateError(errors, `${errors.length} events of one batch failed in the handler`);
 }
 
 /** Raises a node's rank (and, transitively, its dependents') so that it stays above what it reads. */
@@ -278,6 +334,15 @@ function raiseRank(node: Dependent, min: number): void {
   if (node.rank >= min) return;
   node.rank = min;
   for (const d of node.dependentsForRank()) raiseRank(d, min + 1);
+}
+
+/**
+ * @internal Whether `reader` reading `source` would close a cycle (`source` already depends on `reader`).
+ * Fetch checks this before recording a dependency, so a transform that fetches downstream of itself fails
+ * (and is reported) instead of corrupting the graph in the middle of a transaction.
+ */
+export function wouldCycle(reader: Dependent, source: object): boolean {
+  return source === reader || reaches(reader, source);
 }
 
 /** Whether `target` is reachable from `from` along dependent edges. */

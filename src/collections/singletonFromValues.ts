@@ -2,6 +2,7 @@
 import { asapScheduler, type Observable, type Subscription } from 'rxjs';
 import { TransformError } from '../core/errors.js';
 import { mutate } from '../core/transaction.js';
+import { onAbort } from '../core/onAbort.js';
 import type { Singleton } from '../core/types.js';
 import { StaticSingletonNode } from './newStatic.js';
 import { SingletonView } from './singletonView.js';
@@ -61,6 +62,6 @@ export function singletonFromValues<T>(values$: Observable<T | undefined>, opts?
     subscription.unsubscribe();
     action?.unsubscribe();
   };
-  opts?.stop?.addEventListener('abort', stop, { once: true });
+  if (opts?.stop !== undefined) onAbort(opts.stop, stop);
   return new SingletonView<T>(node);
 }

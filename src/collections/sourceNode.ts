@@ -3,6 +3,7 @@ import type { Event } from '../core/event.js';
 import type { CollectionOptions } from '../core/types.js';
 import { mutate, schedule, scheduleSync } from '../core/transaction.js';
 import { CollectionNode } from './node.js';
+import { TransformError } from '../core/errors.js';
 
 /** What a key looked like before the transaction's first write to it. */
 interface Pending<T> {
@@ -17,6 +18,7 @@ interface Pending<T> {
  */
 export abstract class SourceNode<T> extends CollectionNode<T> {
   private readonly pending = new Map<string, Pending<T>>();
+  protected override readonly emitsEqualUpdates = true;
   private markedSynced: boolean;
 
   constructor(opts: CollectionOptions | undefined, defaultName: string, synced: boolean) {
@@ -61,12 +63,23 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
         if (next !== undefined) out.push({ type: 'add', new: next });
       } else if (next === undefined) {
         out.push({ type: 'delete', old: p.old });
-      } else if (p.forced || !this.eq(p.old, next)) {
+      } else if (p.forced || !this.sameValue(p.old, next)) {
         out.push({ type: 'update', old: p.old, new: next });
       }
     }
     this.pending.clear();
     this.emit(out);
+  }
+
+  /** `equals` that never throws out of a commit: a user `equals` that throws counts as "different" and is reported. */
+  private sameValue(a: T, b: T): boolean {
+    if (a === b) return true;
+    try {
+      return this.eq(a, b);
+    } catch (e) {
+      this.reportError(new TransformError(this.name, undefined, e, 'equals threw'));
+      return false;
+    }
   }
 
   protected override committedValues(): Iterable<T> {

@@ -1,5 +1,7 @@
 // Equality: decides whether an update is a real change; it starts with `===` because immer shares structure.
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 interface Equaler {
   equals(other: unknown): boolean;
 }
@@ -18,6 +20,22 @@ export function equals(a: unknown, b: unknown): boolean {
 }
 
 function deepEqual(a: object, b: object): boolean {
+  const pa = Object.getPrototypeOf(a);
+  if (pa === Object.prototype || pa === null) {
+    // Plain data, the hot case (every output compared on every recompute): own enumerable keys, compared
+    // without allocating key arrays; anything whose prototype differs (arrays, Map, Set, Date) is not equal.
+    if (Object.getPrototypeOf(b) !== pa) return false;
+    const ra = a as Record<string, unknown>;
+    const rb = b as Record<string, unknown>;
+    let n = 0;
+    for (const k in ra) {
+      if (!hasOwn.call(ra, k)) continue;
+      n++;
+      if (!hasOwn.call(rb, k) || !equals(ra[k], rb[k])) return false;
+    }
+    for (const k in rb) if (hasOwn.call(rb, k)) n--;
+    return n === 0;
+  }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
@@ -32,7 +50,17 @@ function deepEqual(a: object, b: object): boolean {
   }
   if (a instanceof Set) {
     if (!(b instanceof Set) || a.size !== b.size) return false;
-    for (const v of a) if (!b.has(v)) return false;
+    // Members are matched by identity first; a structured member without an identical partner is matched
+    // against b's unmatched structured members by deep equality (each partner used once).
+    let unmatched: unknown[] | undefined;
+    for (const v of a) {
+      if (b.has(v)) continue;
+      if (typeof v !== 'object' || v === null) return false;
+      unmatched ??= [...b].filter((w) => typeof w === 'object' && w !== null && !a.has(w));
+      const i = unmatched.findIndex((w) => equals(v, w));
+      if (i < 0) return false;
+      unmatched.splice(i, 1);
+    }
     return true;
   }
   if (b instanceof Map || b instanceof Set || b instanceof Date) return false;

@@ -22,6 +22,8 @@ export class HandlerRegistration<T> implements Registration {
   /** Batches waiting for this handler's Promise to settle; null while none has ever waited. */
   private backlog: Array<{ batch: readonly Event<T>[]; initial: boolean }> | null = null;
   private busy = false;
+  /** True while the handler is executing synchronously. */
+  private running = false;
 
   constructor(
     private readonly owner: HandlerOwner,
@@ -44,15 +46,16 @@ export class HandlerRegistration<T> implements Registration {
     this.set.remove(this);
   }
 
-  /** Hands a batch to the handler now, or queues it behind a pending Promise. */
+  /** Hands a batch to the handler now, or queues it behind a pending Promise or a call still running. */
   deliver(batch: readonly Event<T>[], initial: boolean): void {
     if (!this.active) return;
     if (initial) this.pendingInitial++;
-    if (this.busy) {
+    if (this.busy || this.running) {
       (this.backlog ??= []).push({ batch, initial });
       return;
     }
     this.run(batch, initial);
+    this.drain();
   }
 
   /** Re-evaluates the sync flag (the collection may just have synced). */
@@ -62,13 +65,19 @@ export class HandlerRegistration<T> implements Registration {
 
   private run(batch: readonly Event<T>[], initial: boolean): void {
     let result: void | Promise<void>;
+    // A handler that mutates a source outside any transaction (in its replay, or in the synchronous part
+    // of a Promise handler resumed from its backlog) commits at once, and that commit delivers to this
+    // very handler: `running` makes such a batch wait in the backlog instead of re-entering the handler.
+    this.running = true;
     try {
       result = this.handler(batch);
     } catch (e) {
+      this.running = false;
       this.owner.reportHandlerError(e);
       this.finished(initial);
       return;
     }
+    this.running = false;
     if (!isPromiseLike(result)) {
       this.finished(initial);
       return;
@@ -86,8 +95,16 @@ export class HandlerRegistration<T> implements Registration {
   private settled(initial: boolean): void {
     this.busy = false;
     this.finished(initial);
-    const next = this.backlog?.shift();
-    if (next !== undefined && this.active) this.run(next.batch, next.initial);
+    this.drain();
+  }
+
+  /** Runs queued batches while the handler is free (a Promise handler stops the loop until it settles). */
+  private drain(): void {
+    while (this.active && !this.busy && !this.running) {
+      const next = this.backlog?.shift();
+      if (next === undefined) return;
+      this.run(next.batch, next.initial);
+    }
   }
 
   private finished(initial: boolean): void {

@@ -29,7 +29,8 @@ export function tryKeyOf(o: unknown): string | undefined {
   if (o === null || typeof o !== 'object') return undefined;
   const m = o as MaybeMeta;
   const meta = m.metadata;
-  if (meta !== undefined && meta !== null && typeof meta.name === 'string' && meta.name !== '') {
+  // `typeof meta === 'object'`: a collection has a metadata() *method*, whose `name` is "metadata".
+  if (typeof meta === 'object' && meta !== null && typeof meta.name === 'string' && meta.name !== '') {
     const ns = meta.namespace;
     return typeof ns === 'string' && ns !== '' ? `${ns}/${meta.name}` : meta.name;
   }

@@ -111,17 +111,32 @@ export function transactionCount(): number {
 function noop(): void {}
 
 function commit(): void {
+  // The first node failure of this commit or of the deferred transactions it runs; rethrown at the end.
+  let nodeError: unknown;
   for (;;) {
     phase = 'propagating';
     let invariantError: unknown;
+    // An exception escaping a node (a broken contract such as a cycle found through fetch, or an engine
+    // bug) must not leave the engine stuck in 'propagating': later nodes still run, delivery still happens,
+    // and the first such error is rethrown to the code that made the mutation once the commit is over.
     try {
       for (let n = dirty.pop(); n !== undefined; n = dirty.pop()) {
         n.queued = false;
-        n.flush();
+        try {
+          n.flush();
+        } catch (e) {
+          nodeError ??= e;
+          log().error('a collection failed while propagating a transaction', e);
+        }
       }
       for (let n = syncDirty.pop(); n !== undefined; n = syncDirty.pop()) {
         n.syncQueued = false;
-        n.evaluateSync();
+        try {
+          n.evaluateSync();
+        } catch (e) {
+          nodeError ??= e;
+          log().error('a collection failed while settling its sync state', e);
+        }
       }
       if (isStrictMode()) {
         for (const n of touched) {
@@ -137,15 +152,22 @@ function commit(): void {
       transactions++;
       phase = 'delivering';
     }
-    const work = afterCommit;
-    afterCommit = [];
-    for (const w of work) w();
+    // Delivery can queue more after-commit work (a handler that throws is reported on errors$ through
+    // afterCommitted): drain until nothing is left, so such reports are not held until the next commit.
+    while (afterCommit.length > 0) {
+      const work = afterCommit;
+      afterCommit = [];
+      for (const w of work) w();
+    }
     phase = 'idle';
     if (invariantError !== undefined) {
       deferred = [];
       throw invariantError;
     }
-    if (deferred.length === 0) return;
+    if (deferred.length === 0) {
+      if (nodeError !== undefined) throw nodeError;
+      return;
+    }
     const next = deferred;
     deferred = [];
     phase = 'open';

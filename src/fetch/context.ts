@@ -17,7 +17,15 @@ export class TransformContext implements HandlerContext {
     readonly ownerName: string,
     /** The input key being transformed (undefined for singletons). */
     readonly inputKey: string | undefined,
+    /**
+     * Vets a collection before the first read of it: throws when the owner may not read it (a cycle);
+     * returns true when it may not have committed this transaction yet (see {@link StaleRead}).
+     */
+    private readonly checkSource?: (source: Dependency['source']) => boolean,
   ) {}
+
+  /** Set when this run read a collection that may not have committed yet; its result must not be used. */
+  stale = false;
 
   discardResult(): void {
     this.discarded = true;
@@ -33,7 +41,25 @@ export class TransformContext implements HandlerContext {
     if (dep.source.uid === this.ownerUid) {
       throw new UsageError(`collection ${JSON.stringify(this.ownerName)} cannot fetch from itself`);
     }
+    if (this.checkSource?.(dep.source) === true) {
+      // Record the dependency (so the owner ranks above the collection from now on) and abandon the run.
+      this.deps.push(dep);
+      this.stale = true;
+      throw new StaleRead(dep.source.name);
+    }
     this.deps.push(dep);
+  }
+}
+
+/**
+ * @internal Aborts a transform that fetches, mid-transaction, a collection ranked at or above its own
+ * collection: that collection may not have committed this transaction's changes yet, so the run would read
+ * stale state. The engine reruns the input once the collection has committed. Never reported to users.
+ */
+export class StaleRead extends Error {
+  override readonly name = 'StaleRead';
+  constructor(source: string) {
+    super(`rxkrt internal: read of ${JSON.stringify(source)} before it committed; the transform will be rerun`);
   }
 }
 

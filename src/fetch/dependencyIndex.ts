@@ -25,6 +25,8 @@ interface SourceEntry {
 export interface SourceUseHooks {
   firstUse(source: InternalCollection<unknown>): void;
   lastUse(source: InternalCollection<unknown>): void;
+  /** A user callback in a recorded filter (generic predicate, partialFetch projection, accessor) threw. */
+  matchFailed?(inputKey: string, error: unknown): void;
 }
 
 const NO_DEPS: readonly Dependency[] = [];
@@ -42,6 +44,11 @@ export class DependencyIndex {
   /** What the input fetched in its last committed run. */
   depsOf(inputKey: string): readonly Dependency[] {
     return this.byInput.get(inputKey) ?? NO_DEPS;
+  }
+
+  /** Whether some input currently reads the source with this uid. */
+  uses(sourceUid: number): boolean {
+    return this.bySource.has(sourceUid);
   }
 
   /** The collections some input currently reads. */
@@ -71,8 +78,16 @@ export class DependencyIndex {
   /** Replaces what `inputKey` depends on. Links the new records before unlinking the old, so a source kept in use never churns. */
   set(inputKey: string, deps: readonly Dependency[]): void {
     const old = this.byInput.get(inputKey);
+    // What is stored lives as long as the input: an exact-size copy, not the transform context's array,
+    // which grew by push and carries spare capacity (about 130 bytes per input).
+    // The common case: a rerun read the same sources through the same keys and index keys. The reverse
+    // index files inputs by exactly those, so only the records (whose other filters may differ) change.
+    if (old !== undefined && sameFootprint(old, deps)) {
+      this.byInput.set(inputKey, deps.slice());
+      return;
+    }
     if (deps.length > 0) {
-      this.byInput.set(inputKey, deps);
+      this.byInput.set(inputKey, deps.slice());
       this.link(inputKey, deps);
     } else {
       this.byInput.delete(inputKey);
@@ -137,17 +152,29 @@ export class DependencyIndex {
   private changes(inputKey: string, sourceUid: number, e: Event<unknown>): boolean {
     const deps = this.byInput.get(inputKey);
     if (deps === undefined) return false;
-    for (const dep of deps) {
-      if (dep.source.uid !== sourceUid) continue;
-      if (e.type === 'update' && dep.suppress !== undefined && dep.suppress(e.old, e.new)) continue;
-      if (e.old !== undefined && matches(dep, e.old, false)) return true;
-      if (e.new !== undefined && matches(dep, e.new, false)) return true;
+    try {
+      for (const dep of deps) {
+        if (dep.source.uid !== sourceUid) continue;
+        const matchedOld = e.old !== undefined && matches(dep, e.old, false);
+        const matchedNew = e.new !== undefined && matches(dep, e.new, false);
+        if (!matchedOld && !matchedNew) continue;
+        // partialFetch: an update with an equal projection changes nothing the transform saw, unless it moved
+        // the object into or out of the fetch's result (krt suppresses even then, losing membership changes).
+        if (e.type === 'update' && dep.suppress !== undefined && matchedOld === matchedNew && dep.suppress(e.old, e.new)) continue;
+        return true;
+      }
+    } catch (err) {
+      // Filters run user code. One that throws must not escape the transaction: report it, and recompute
+      // the input (the safe answer; its transform meets the same filter and reports what it finds).
+      this.hooks.matchFailed?.(inputKey, err);
+      return true;
     }
     return false;
   }
 
   private link(inputKey: string, deps: readonly Dependency[]): void {
-    const seen = new Set<number>();
+    // Sources counted once per input; most inputs fetch one thing, and then there is nothing to de-duplicate.
+    const seen = deps.length > 1 ? new Set<number>() : undefined;
     for (const dep of deps) {
       const uid = dep.source.uid;
       let entry = this.bySource.get(uid);
@@ -156,8 +183,8 @@ export class DependencyIndex {
         this.bySource.set(uid, entry);
         this.hooks.firstUse(dep.source);
       }
-      if (!seen.has(uid)) {
-        seen.add(uid);
+      if (seen === undefined || !seen.has(uid)) {
+        seen?.add(uid);
         entry.users++;
       }
       if (dep.keys !== undefined) {
@@ -177,7 +204,7 @@ export class DependencyIndex {
 
   private unlink(inputKey: string, deps: readonly Dependency[]): void {
     const current = this.byInput.get(inputKey) ?? NO_DEPS;
-    const seen = new Set<number>();
+    const seen = deps.length > 1 ? new Set<number>() : undefined;
     for (const dep of deps) {
       const uid = dep.source.uid;
       const entry = this.bySource.get(uid);
@@ -195,8 +222,8 @@ export class DependencyIndex {
         entry.scan.delete(inputKey);
       }
       // link() counted the input again for every source its new records use: one decrement per old source evens it out.
-      if (!seen.has(uid)) {
-        seen.add(uid);
+      if (seen === undefined || !seen.has(uid)) {
+        seen?.add(uid);
         entry.users--;
       }
       if (entry.users === 0) {
@@ -205,6 +232,25 @@ export class DependencyIndex {
       }
     }
   }
+}
+
+/** Whether two dependency lists occupy the same reverse-index entries: same sources, keys and index keys, in order. */
+function sameFootprint(a: readonly Dependency[], b: readonly Dependency[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.source !== y.source) return false;
+    if (x.keys !== y.keys) {
+      if (x.keys === undefined || y.keys === undefined || x.keys.length !== y.keys.length) return false;
+      for (let j = 0; j < x.keys.length; j++) if (x.keys[j] !== y.keys[j]) return false;
+    }
+    if (x.index !== y.index) {
+      if (x.index === undefined || y.index === undefined) return false;
+      if (x.index.handle !== y.index.handle || x.index.key !== y.index.key) return false;
+    }
+  }
+  return true;
 }
 
 function holdsKey(deps: readonly Dependency[], uid: number, key: string): boolean {

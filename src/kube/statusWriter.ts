@@ -8,6 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { internal } from '../core/internal.js';
 import { log } from '../core/logger.js';
 import { allocateUid } from '../collections/node.js';
+import { onAbort } from '../core/onAbort.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { collectionPath } from './resourcePath.js';
 import { ApiError, requestJson } from './request.js';
@@ -109,7 +110,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
       return;
     }
     opts.debugger?.register(this);
-    opts.stop?.addEventListener('abort', () => this.stop(), { once: true });
+    if (opts.stop !== undefined) onAbort(opts.stop, () => this.stop());
   }
 
   private get qps(): number {

@@ -1,0 +1,294 @@
+// Conformance rigs: one factory per collection kind, each driving its collection through the same steps.
+import { Subject } from 'rxjs';
+import {
+  batch,
+  collectionFromEvents,
+  fetch,
+  fetchOne,
+  joinCollection,
+  joinWithMergeCollection,
+  mapCollection,
+  newIndex,
+  newCollection,
+  newManyCollection,
+  newManyFromNothing,
+  newSingleton,
+  newStatic,
+  newStaticCollection,
+  type Collection,
+  type Event,
+} from '../../src/index.js';
+
+/** The object every rig holds: keyed `<namespace>/<name>` (keys look like `a/b`). */
+export interface Named {
+  readonly metadata: { readonly namespace: string; readonly name: string };
+}
+
+export function named(key: string): Named {
+  const [namespace, name] = split(key);
+  return { metadata: { namespace, name } };
+}
+
+export function split(key: string): [string, string] {
+  const i = key.indexOf('/');
+  if (i <= 0 || i === key.length - 1) throw new Error(`rig keys look like "a/b", got ${JSON.stringify(key)}`);
+  return [key.slice(0, i), key.slice(i + 1)];
+}
+
+/** The metadata every rig's collection carries. */
+export const RIG_METADATA = Object.freeze({ foo: 'bar' });
+
+/**
+ * A collection under test plus the two ways to change it. Mutations are synchronous for the in-process
+ * kinds; rigs fed from outside (Observables, the API server) resolve `settle()` once their last change
+ * has propagated.
+ */
+export interface Rig<T> {
+  readonly collection: Collection<T>;
+  createObject(key: string): void;
+  replaceKey(oldKey: string, newKey: string): void;
+  /** Resolves once every change made so far is visible in `collection` (no-op for synchronous rigs). */
+  settle?(): Promise<void>;
+  /** Releases what the rig started (servers, timers). */
+  dispose?(): Promise<void> | void;
+}
+
+/** A rig kind: a name, a factory, and whether it can hold more than one object (singletons cannot). */
+export interface RigFactory {
+  readonly kind: string;
+  /** May be async (a rig that must start a server first). */
+  readonly make: () => Rig<Named> | Promise<Rig<Named>>;
+  /** Singletons run only the replace sub-suite. */
+  readonly replaceOnly?: boolean;
+}
+
+// ---- factories ----------------------------------------------------------------------------------------
+
+/** krt rig 2: a static collection. */
+function staticRig(): Rig<Named> {
+  const c = newStaticCollection<Named>([], { name: 'conformance/static', metadata: { ...RIG_METADATA } });
+  return {
+    collection: c,
+    createObject: (k) => c.updateObject(named(k)),
+    replaceKey: (o, n) => {
+      c.deleteObject(o);
+      c.updateObject(named(n));
+    },
+  };
+}
+
+/** krt rig 3: a static singleton (replace sub-suite only: it holds one object). */
+function staticSingletonRig(): Rig<Named> {
+  const s = newStatic<Named>(undefined, { name: 'conformance/staticSingleton', metadata: { ...RIG_METADATA } });
+  return {
+    collection: s.asCollection(),
+    createObject: (k) => s.set(named(k)),
+    replaceKey: (_o, n) => s.set(named(n)),
+  };
+}
+
+/**
+ * krt rig 5: a derived many-collection. The primary input is a collection of namespace strings; the
+ * transform fetches a collection of name strings and outputs every namespace × name.
+ */
+function manyCollectionRig(): Rig<Named> {
+  const namespaces = newStaticCollection<string>([], { name: 'conformance/namespaces' });
+  const names = newStaticCollection<string>([], { name: 'conformance/names' });
+  const c = newManyCollection(
+    namespaces,
+    (ctx, ns) => fetch(ctx, names).map((name): Named => ({ metadata: { namespace: ns, name } })),
+    { name: 'conformance/many', metadata: { ...RIG_METADATA } },
+  );
+  return {
+    collection: c,
+    createObject: (k) => {
+      const [ns, name] = split(k);
+      namespaces.updateObject(ns);
+      names.updateObject(name);
+    },
+    replaceKey: (o, n) => {
+      const [ons, oname] = split(o);
+      const [nns, nname] = split(n);
+      // Only the differing part changes, as in krt.
+      if (ons !== nns) {
+        namespaces.deleteObject(ons);
+        namespaces.updateObject(nns);
+      }
+      if (oname !== nname) {
+        names.deleteObject(oname);
+        names.updateObject(nname);
+      }
+    },
+  };
+}
+
+/** newCollection over a static collection: a 1:1 derived copy. */
+function newCollectionRig(): Rig<Named> {
+  const src = newStaticCollection<Named>([], { name: 'conformance/source' });
+  const c = newCollection(src, (_ctx, o): Named => ({ metadata: { namespace: o.metadata.namespace, name: o.metadata.name } }), {
+    name: 'conformance/derived',
+    metadata: { ...RIG_METADATA },
+  });
+  return {
+    collection: c,
+    createObject: (k) => src.updateObject(named(k)),
+    replaceKey: (o, n) => {
+      src.deleteObject(o);
+      src.updateObject(named(n));
+    },
+  };
+}
+
+/** newManyFromNothing: one transform that copies everything a static collection holds. */
+function manyFromNothingRig(): Rig<Named> {
+  const src = newStaticCollection<Named>([], { name: 'conformance/nothingSource' });
+  const c = newManyFromNothing((ctx) => fetch(ctx, src).map((o): Named => ({ metadata: { ...o.metadata } })), {
+    name: 'conformance/manyFromNothing',
+    metadata: { ...RIG_METADATA },
+  });
+  return {
+    collection: c,
+    createObject: (k) => src.updateObject(named(k)),
+    replaceKey: (o, n) => {
+      src.deleteObject(o);
+      src.updateObject(named(n));
+    },
+  };
+}
+
+/** newSingleton over a static singleton (replace sub-suite only). */
+function newSingletonRig(): Rig<Named> {
+  const src = newStatic<Named>(undefined, { name: 'conformance/singletonSource' });
+  const s = newSingleton(
+    (ctx) => {
+      const o = fetchOne(ctx, src.asCollection());
+      return o === undefined ? undefined : { metadata: { ...o.metadata } };
+    },
+    { name: 'conformance/singleton', metadata: { ...RIG_METADATA } },
+  );
+  return {
+    collection: s.asCollection(),
+    createObject: (k) => src.set(named(k)),
+    replaceKey: (_o, n) => src.set(named(n)),
+  };
+}
+
+// ---- composition kinds ------------------------------------------------------------------------------
+
+/** krt rig 4: a join of two static collections; creations alternate between them. */
+function joinRig(): Rig<Named> {
+  const left = newStaticCollection<Named>([], { name: 'conformance/joinLeft' });
+  const right = newStaticCollection<Named>([], { name: 'conformance/joinRight' });
+  const c = joinCollection([left, right], { name: 'conformance/join', metadata: { ...RIG_METADATA } });
+  let turn = 0;
+  const create = (k: string): void => (turn++ % 2 === 0 ? left : right).updateObject(named(k));
+  return {
+    collection: c,
+    createObject: create,
+    replaceKey: (o, n) => {
+      left.deleteObject(o);
+      right.deleteObject(o);
+      create(n);
+    },
+  };
+}
+
+/** joinWithMergeCollection over two static collections; every object lives in both, merged into one. */
+function mergeJoinRig(): Rig<Named> {
+  const left = newStaticCollection<Named>([], { name: 'conformance/mergeLeft' });
+  const right = newStaticCollection<Named>([], { name: 'conformance/mergeRight' });
+  const c = joinWithMergeCollection([left, right], (values) => ({ metadata: { ...values[0]!.metadata } }), {
+    name: 'conformance/mergeJoin',
+    metadata: { ...RIG_METADATA },
+  });
+  return {
+    collection: c,
+    createObject: (k) => batch(() => [left, right].forEach((side) => side.updateObject(named(k)))),
+    replaceKey: (o, n) =>
+      batch(() => {
+        left.deleteObject(o);
+        right.deleteObject(o);
+        left.updateObject(named(n));
+        right.updateObject(named(n));
+      }),
+  };
+}
+
+/** mapCollection over a static collection. */
+function mapRig(): Rig<Named> {
+  const src = newStaticCollection<Named>([], { name: 'conformance/mapSource' });
+  const c = mapCollection(src, (o): Named => ({ metadata: { namespace: o.metadata.namespace, name: o.metadata.name } }), {
+    name: 'conformance/map',
+    metadata: { ...RIG_METADATA },
+  });
+  return {
+    collection: c,
+    createObject: (k) => src.updateObject(named(k)),
+    replaceKey: (o, n) => {
+      src.deleteObject(o);
+      src.updateObject(named(n));
+    },
+  };
+}
+
+/**
+ * Index-as-collection: objects are filed under their own key, the groups are mapped back to Named objects.
+ * The source holds differently-shaped rows, so the group (not the source object) is what the rig sees.
+ */
+function indexCollectionRig(): Rig<Named> {
+  const rows = newStaticCollection<{ id: string }>([], { name: 'conformance/indexRows', key: (r: { id: string }) => r.id });
+  const groups = newIndex(rows, 'byId', (r) => [r.id]).asCollection({ name: 'conformance/indexGroups' });
+  const c = mapCollection(groups, (g) => named(g.key), { name: 'conformance/indexAsCollection', metadata: { ...RIG_METADATA } });
+  return {
+    collection: c,
+    createObject: (k) => rows.updateObject({ id: k }),
+    replaceKey: (o, n) => {
+      rows.deleteObject(o);
+      rows.updateObject({ id: n });
+    },
+  };
+}
+
+/**
+ * collectionFromEvents over a Subject, on its default scheduler (asapScheduler). It syncs at its first
+ * emission, which the rig makes at once (an empty array). `settle()` waits a macrotask: the asap flush
+ * runs on the microtask queue, so every change made before it has been applied by then.
+ */
+function fromEventsRig(): Rig<Named> {
+  const events = new Subject<Event<Named> | readonly Event<Named>[]>();
+  const stop = new AbortController();
+  const c = collectionFromEvents<Named>(events, { name: 'conformance/fromEvents', metadata: { ...RIG_METADATA }, stop: stop.signal });
+  events.next([]);
+  return {
+    collection: c,
+    createObject: (k) => events.next({ type: 'add', new: named(k) }),
+    replaceKey: (o, n) => events.next([{ type: 'delete', old: named(o) }, { type: 'add', new: named(n) }]),
+    settle: () => new Promise<void>((resolve) => setImmediate(resolve)),
+    dispose: () => {
+      stop.abort();
+      events.complete();
+    },
+  };
+}
+
+/**
+ * Every collection kind that must pass the conformance suite. A kind without a factory here is unfinished.
+ *
+ * TO EXTEND: add one entry per new kind, in the same shape (`make` may be async; a rig fed from outside
+ * implements `settle()` and `dispose()`). Not here yet: the Kubernetes informer (krt rig 1: `rxkrt/kube`
+ * newInformer of ConfigMaps against the embedded API server). spec/conformance/informerConformance.spec.ts runs
+ * its own copy of the steps for it today; its InformerRig fits this interface and could move into this list.
+ */
+export const RIG_FACTORIES: readonly RigFactory[] = [
+  { kind: 'static collection', make: staticRig },
+  { kind: 'static singleton', make: staticSingletonRig, replaceOnly: true },
+  { kind: 'derived many-collection (namespaces × names)', make: manyCollectionRig },
+  { kind: 'newCollection over a static collection', make: newCollectionRig },
+  { kind: 'newManyFromNothing', make: manyFromNothingRig },
+  { kind: 'newSingleton over a static singleton', make: newSingletonRig, replaceOnly: true },
+  { kind: 'joinCollection of two static collections', make: joinRig },
+  { kind: 'joinWithMergeCollection of two static collections', make: mergeJoinRig },
+  { kind: 'mapCollection over a static collection', make: mapRig },
+  { kind: 'index-as-collection mapped to objects', make: indexCollectionRig },
+  { kind: 'collectionFromEvents over a Subject', make: fromEventsRig },
+];

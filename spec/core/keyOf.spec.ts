@@ -1,0 +1,72 @@
+import { describe, it, expect } from '@jest/globals';
+import { keyOf, KeyError, newStaticCollection, newCollection } from '../../src/index.js';
+
+describe('keyOf', () => {
+  it('should key a string by itself', () => {
+    expect(keyOf('a/b')).toBe('a/b');
+    expect(keyOf('')).toBe('');
+  });
+
+  it('should key an object with metadata.name as namespace/name, or name without a namespace', () => {
+    expect(keyOf({ metadata: { name: 'n', namespace: 'ns' } })).toBe('ns/n');
+    expect(keyOf({ metadata: { name: 'n' } })).toBe('n');
+    expect(keyOf({ metadata: { name: 'n', namespace: '' } })).toBe('n');
+  });
+
+  it('should prefer metadata.name over resourceName()', () => {
+    expect(keyOf({ metadata: { name: 'n', namespace: 'ns' }, resourceName: () => 'other' })).toBe('ns/n');
+  });
+
+  it('should key an object by resourceName(), including class instances', () => {
+    class Thing {
+      constructor(readonly id: string) {}
+      resourceName(): string {
+        return `thing/${this.id}`;
+      }
+    }
+    expect(keyOf(new Thing('x'))).toBe('thing/x');
+    expect(keyOf({ resourceName: () => 'r' })).toBe('r');
+  });
+
+  it('should key a collection by its uid', () => {
+    const c = newStaticCollection<string>([]);
+    expect(keyOf(c)).toBe(String(c.uid));
+    const d = newCollection(c, (_ctx, s) => s);
+    expect(keyOf(d)).toBe(String(d.uid));
+  });
+
+  it('should throw a KeyError showing the value for anything else', () => {
+    for (const bad of [42, null, undefined, { name: 'x' }, { metadata: {} }, { metadata: { name: '' } }, [1], true]) {
+      expect(() => keyOf(bad)).toThrow(KeyError);
+    }
+    try {
+      keyOf({ spec: { weird: 'value' } });
+      throw new Error('unreachable');
+    } catch (e) {
+      expect(e).toBeInstanceOf(KeyError);
+      expect((e as KeyError).message).toContain('"weird":"value"');
+      expect((e as KeyError).value).toEqual({ spec: { weird: 'value' } });
+    }
+  });
+
+  it('should name the collection in a KeyError raised for it', () => {
+    const c = newStaticCollection<unknown>([], { name: 'Widgets' });
+    try {
+      c.updateObject({ id: 7 });
+      throw new Error('unreachable');
+    } catch (e) {
+      expect(e).toBeInstanceOf(KeyError);
+      expect((e as KeyError).collection).toBe('Widgets');
+      expect((e as KeyError).message).toContain('Widgets');
+      expect((e as KeyError).message).toContain('{"id":7}');
+    }
+  });
+
+  it('should let the key option override keyOf, and name the collection when it fails', () => {
+    const c = newStaticCollection<{ id: number }>([], { name: 'ById', key: (o: { id: number }) => `#${o.id}` });
+    c.updateObject({ id: 1 });
+    expect(c.getKey('#1')).toEqual({ id: 1 });
+    const bad = newStaticCollection<{ id: number }>([], { name: 'BadKey', key: (() => 5) as unknown as (o: never) => string });
+    expect(() => bad.updateObject({ id: 1 })).toThrow(/BadKey/);
+  });
+});

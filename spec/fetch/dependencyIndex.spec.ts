@@ -1,0 +1,95 @@
+// White-box: the reverse index of a derived collection (krt's dependency_state_test).
+import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { newStaticCollection, newCollection, newIndex, fetch, filterKey, filterIndex, filterLabel, type Collection } from '../../src/index.js';
+import type { DerivedCollection } from '../../src/collections/derivedCollection.js';
+import type { DependencyIndex } from '../../src/fetch/dependencyIndex.js';
+import { captureLog, configMap, pod, subscribers, type ConfigMap, type Pod } from '../helpers/fixtures.js';
+
+const depsOf = (c: Collection<unknown>): DependencyIndex => (c as unknown as DerivedCollection<unknown, unknown>).dependencyIndex();
+
+describe('DependencyIndex', () => {
+  let log: ReturnType<typeof captureLog>;
+  beforeEach(() => {
+    log = captureLog();
+  });
+  afterEach(() => log.restore());
+
+  it('should move a key entry when the fetched key changes, and drop it when the input goes (TestCollectionChangingFilterKeyDependency)', () => {
+    const cms = newStaticCollection<ConfigMap>([configMap('waypoint-old'), configMap('waypoint-new')]);
+    const pods = newStaticCollection<Pod>([pod('p', '1.1.1.1', { waypoint: 'waypoint-old' })]);
+    const out = newCollection(pods, (ctx, p) => ({
+      metadata: p.metadata,
+      waypoint: fetch(ctx, cms, filterKey(`namespace/${p.metadata.labels?.['waypoint']}`)).map((c) => c.metadata.name)[0],
+    }));
+    const ix = depsOf(out);
+    expect(ix.reverseKeys(cms.uid)).toEqual(['key:namespace/waypoint-old']);
+    pods.updateObject(pod('p', '1.1.1.1', { waypoint: 'waypoint-new' }));
+    expect(out.getKey('namespace/p')?.waypoint).toBe('waypoint-new');
+    expect(ix.reverseKeys(cms.uid)).toEqual(['key:namespace/waypoint-new']);
+    pods.deleteObject('namespace/p');
+    expect(ix.reverseKeys(cms.uid)).toEqual([]);
+    expect(ix.reverseEntryCount()).toBe(0);
+    // With no input reading it, the fetched collection is not subscribed to any more.
+    expect(ix.uses(cms.uid)).toBe(false);
+    expect(subscribers(cms)).toBe(0);
+  });
+
+  it('should keep a key entry as long as one input still uses it', () => {
+    const cms = newStaticCollection<ConfigMap>([configMap('shared')]);
+    const pods = newStaticCollection<Pod>([pod('a', '1', { cm: 'shared' }), pod('b', '1', { cm: 'shared' })]);
+    const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: fetch(ctx, cms, filterKey(`namespace/${p.metadata.labels?.['cm']}`)).length }));
+    const ix = depsOf(out);
+    pods.deleteObject('namespace/a');
+    expect(ix.reverseKeys(cms.uid)).toEqual(['key:namespace/shared']);
+    cms.deleteObject('namespace/shared');
+    expect(out.getKey('namespace/b')?.n).toBe(0);
+    pods.updateObject(pod('b', '1', { cm: 'other' }));
+    expect(ix.reverseKeys(cms.uid)).toEqual(['key:namespace/other']);
+  });
+
+  it('should move an index entry when the fetched index key changes', () => {
+    const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'x' })]);
+    const byTeam = newIndex(cms, 'team', (c) => [c.metadata.labels?.['team'] ?? '']);
+    const pods = newStaticCollection<Pod>([pod('p', '1', { team: 'x' })]);
+    const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: fetch(ctx, cms, filterIndex(byTeam, p.metadata.labels?.['team'] ?? '')).length }));
+    const ix = depsOf(out);
+    expect(ix.reverseKeys(cms.uid)).toEqual(['index:team:x']);
+    pods.updateObject(pod('p', '1', { team: 'y' }));
+    expect(ix.reverseKeys(cms.uid)).toEqual(['index:team:y']);
+    expect(out.getKey('namespace/p')?.n).toBe(0);
+    cms.updateObject(configMap('b', { team: 'y' }));
+    expect(out.getKey('namespace/p')?.n).toBe(1);
+    pods.deleteObject('namespace/p');
+    expect(ix.reverseKeys(cms.uid)).toEqual([]);
+  });
+
+  it('should stop scanning for an input that no longer reads without an index', () => {
+    const cms = newStaticCollection<ConfigMap>([configMap('a', { app: 'x' })]);
+    const pods = newStaticCollection<Pod>([pod('p', '1', { app: 'x' })]);
+    const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: fetch(ctx, cms, filterLabel(p.metadata.labels ?? {})).length }));
+    const ix = depsOf(out);
+    expect(ix.reverseEntryCount()).toBe(1); // one scanned input
+    pods.deleteObject('namespace/p');
+    expect(ix.reverseEntryCount()).toBe(0);
+    expect(out.list()).toEqual([]);
+  });
+
+  it('should not pile up dependencies while a transform keeps failing or discarding', () => {
+    const cms = newStaticCollection<ConfigMap>([configMap('x', undefined, 'namespace', { v: '0' })]);
+    const pods = newStaticCollection<Pod>([pod('p', '1')]);
+    const out = newCollection(pods, (ctx, p) => {
+      const v = Number(fetch(ctx, cms, filterKey('namespace/x'))[0]?.data?.['v'] ?? '0');
+      if (v % 3 === 1) throw new Error('odd state');
+      if (v % 3 === 2) ctx.discardResult();
+      return { metadata: p.metadata, v };
+    });
+    for (let i = 1; i <= 60; i++) cms.updateObject(configMap('x', undefined, 'namespace', { v: String(i) }));
+    expect(out.getKey('namespace/p')?.v).toBe(60);
+    const ix = depsOf(out);
+    expect(ix.depsOf('namespace/p').length).toBeLessThanOrEqual(2);
+    expect(ix.reverseKeys(cms.uid)).toEqual(['key:namespace/x']);
+    cms.updateObject(configMap('x', undefined, 'namespace', { v: '61' }));
+    expect(ix.depsOf('namespace/p').length).toBeLessThanOrEqual(2);
+    expect(out.getKey('namespace/p')?.v).toBe(60);
+  });
+});
