@@ -8,19 +8,11 @@ import {
   type KubeConfig,
   type V1Pod,
 } from '@kubernetes/client-node';
+import { seededRandom } from '../../src/testing/seededRandom.js';
 import { POLICY_GROUP, POLICY_VERSION, type AccessPolicy } from '../workload-registry/types.js';
 
 /** A small deterministic PRNG, so a seed reproduces a run. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const mulberry32 = seededRandom;
 
 export interface ClusterShape {
   namespaces: number;

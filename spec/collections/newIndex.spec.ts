@@ -224,3 +224,15 @@ describe('namespaceOf', () => {
     expect(namespaceOf(null)).toBe('');
   });
 });
+
+describe('newIndex identity', () => {
+  it('should return the existing index for a name already used on the collection, whatever the extract function', () => {
+    const c = newStaticCollection<{ metadata: { name: string }; ip: string }>([{ metadata: { name: 'a' }, ip: '1' }]);
+    const first = newIndex(c, 'ip', (o) => [o.ip]);
+    for (let i = 0; i < 50; i++) newIndex(c, 'ip', (o) => [o.ip]);
+    const again = newIndex(c, 'ip', () => ['other']);
+    expect(again.handle).toBe(first.handle);
+    expect(again.lookup('1').map((o) => o.metadata.name)).toEqual(['a']);
+    expect(newIndex(c, 'other-name', (o) => [o.ip]).handle).not.toBe(first.handle);
+  });
+});

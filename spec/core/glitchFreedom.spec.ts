@@ -11,6 +11,7 @@ import {
   type Collection,
   type Event,
 } from '../../src/index.js';
+import { seededRandom } from '../../src/testing/index.js';
 
 interface A { metadata: { name: string }; v: number; link?: boolean }
 interface B { metadata: { name: string }; b: number }
@@ -20,17 +21,6 @@ interface D { metadata: { name: string }; b: number; c: number }
 const fb = (v: number): number => v * 2;
 const fc = (v: number): number => v + 100;
 
-/** A tiny seeded PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function diamond(dynamic: boolean) {
   const a = newStaticCollection<A>([], { name: 'A' });
@@ -119,7 +109,7 @@ function run(dynamic: boolean, seed: number, ops: number): void {
   let dBatches = 0;
   g.d.registerBatch(() => void dBatches++, false);
 
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const names = ['p', 'q', 'r', 's', 't', 'u'];
   const mutateOnce = (): void => {
     const name = names[Math.floor(random() * names.length)]!;

@@ -37,25 +37,15 @@ import {
   type Event,
 } from '../../src/index.js';
 import { internal } from '../../src/core/internal.js';
+import { seededRandom } from '../../src/testing/index.js';
 
 // ---- a seeded PRNG --------------------------------------------------------------------------------------
 
-/** mulberry32: small, fast, good enough to drive a test; the same seed gives the same run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Random {
   private readonly next: () => number;
   constructor(seed: number) {
-    this.next = mulberry32(seed);
+    this.next = seededRandom(seed);
   }
   float(): number {
     return this.next();

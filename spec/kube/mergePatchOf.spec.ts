@@ -1,5 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import { mergePatchOf } from '../../src/kube/index.js';
+import { seededRandom } from '../../src/testing/index.js';
 
 /** RFC 7386 MergePatch(target, patch), as an API server applies it. */
 function applyMergePatch(target: unknown, patch: unknown): unknown {
@@ -12,17 +13,6 @@ function applyMergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-/** A small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random JSON without nulls (a merge patch cannot set a field to null). */
 function randomJson(rand: () => number, depth: number): unknown {
@@ -66,7 +56,7 @@ describe('mergePatchOf', () => {
   });
 
   it('should produce patches that turn `from` into `to` when applied (random JSON)', () => {
-    const rand = prng(42);
+    const rand = seededRandom(42);
     for (let i = 0; i < 500; i++) {
       const from = { status: randomJson(rand, 3), spec: randomJson(rand, 2) };
       const to = { status: randomJson(rand, 3), spec: randomJson(rand, 2) };

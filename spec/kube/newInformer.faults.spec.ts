@@ -18,6 +18,7 @@ import {
   serverVersions,
   until,
 } from '../helpers/kube.js';
+import { seededRandom } from '../../src/testing/index.js';
 
 const cm = (name: string, data: Record<string, string> = {}): V1ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -25,20 +26,10 @@ const FAST = { initialMs: 10, maxMs: 100 };
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const nameOf = (o: KubernetesObject | undefined): string => o?.metadata?.name ?? '?';
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random creates, updates and deletes of ConfigMaps in `default`; `after(i)` runs after write i. */
 async function churn(core: CoreV1Api, writes: number, seed: number, after: (i: number) => void = () => {}): Promise<void> {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const live = new Set<string>();
   for (let i = 0; i < writes; i++) {
     const names = [...live];

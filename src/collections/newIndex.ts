@@ -37,7 +37,8 @@ class IndexImpl<O> implements Index<O> {
 
 /**
  * Indexes `c` by the keys `extract` returns for each object (an object may be filed under several keys).
- * Asking again for the same name and the same extract function returns the same index.
+ * The name is the index's identity on `c`: asking again for a name returns the existing index (its first
+ * extract function stays), so rebuilding code does not pile up indexes.
  * @example const byIP = newIndex(pods, 'ip', (p) => (p.status?.podIP ? [p.status.podIP] : []));
  */
 export function newIndex<O>(c: Collection<O>, name: string, extract: (o: O) => readonly string[]): Index<O> {

@@ -232,8 +232,13 @@ export abstract class CollectionNode<T>
     for (const ix of indexes) ix.update(key, old, value);
   }
 
+  /**
+   * The index called `name`, built on first request. The name is the index's identity (as in krt): asking
+   * again, even with another extract function, returns the existing index, so code that builds collections
+   * in a loop with an inline extract function shares one index instead of adding one per build.
+   */
   indexFor(name: string, extract: (o: T) => readonly string[]): IndexHandle<T> {
-    const existing = this.indexes.find((ix) => ix.name === name && (ix as unknown as { extractFn: unknown }).extractFn === extract);
+    const existing = this.indexes.find((ix) => ix.name === name);
     if (existing !== undefined) return existing;
     const ix = new IndexState<T>(name, this, extract, (e, o) =>
       this.reportError(new TransformError(this.name, safeKey(this, o), e, `index ${JSON.stringify(name)} extract threw`)),

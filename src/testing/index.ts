@@ -16,5 +16,8 @@ export {
   type DescribeOptions,
 } from './marbles.js';
 
+/* Randomized tests */
+export { seededRandom } from './seededRandom.js';
+
 /* Embedded API server */
 export { startApiServer, type ApiServer, type ApiServerOptions, type FaultOptions } from './apiserver/index.js';
