@@ -37,3 +37,12 @@ describe('configmap-count example', () => {
     expect(lines.at(-1)).toBe('configmaps: 2');
   });
 });
+
+describe('rxjs-app example (live)', () => {
+  it('should print alerts on real schedulers as orders stream in', async () => {
+    const { runSpendingAlerts } = await import('../../examples/rxjs-app/main.js');
+    const lines: string[] = [];
+    expect(await runSpendingAlerts((l) => lines.push(l))).toEqual(['ann is over 100: 115', 'bob is over 100: 120']);
+    expect(lines).toContain('ann: 115 over 2 order(s)');
+  });
+});
