@@ -15,6 +15,7 @@ import { DependencyIndex } from '../fetch/dependencyIndex.js';
 import type { Dependency } from '../fetch/dependency.js';
 import { TransformContext } from '../fetch/context.js';
 import { CollectionNode, wouldCycle } from './node.js';
+import { SingleOutput } from './singleOutput.js';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
@@ -23,8 +24,6 @@ const NO_OUTPUTS: ReadonlyMap<string, never> = new Map<string, never>();
 
 /** @internal */
 export class DerivedCollection<I, O> extends CollectionNode<O> {
-  /** The last input value each key was computed from. */
-  private readonly inputs = new Map<string, I>();
   /** Each input's own outputs, including outputs another input owns (shadowed). */
   private readonly mappings = new Map<string, ReadonlyMap<string, O>>();
   /** For every output key, the inputs producing it in order of first production; the first one owns it. */
@@ -46,6 +45,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
    * while the transaction ran (a key handed from one input to another is an update, never delete + add).
    */
   private readonly changed = new Map<string, O | undefined>();
+  /**
+   * Changed keys written more than once this transaction. A key written once was written only after
+   * `same(old, new)` said they differ (or as an add or delete), so the batch need not compare it again.
+   */
+  private readonly rewritten = new Set<string>();
   /** Inputs whose run was abandoned because it read a collection that had not committed yet (rerun next flush). */
   private retry = new Set<string>();
   /** The rank this collection had when the running flush started (Infinity outside a flush). */
@@ -79,6 +83,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
     for (const input of parent.values()) this.recompute(parent.keyOf(input));
     this.changed.clear();
+    this.rewritten.clear();
     this.reportConflicts();
     this.start(opts);
     this.evaluateSync();
@@ -139,17 +144,19 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
         if (cur !== undefined) out.push({ type: 'add', new: cur });
       } else if (cur === undefined) {
         out.push({ type: 'delete', old });
-      } else if (!this.same(old, cur, k)) {
+      } else if (!this.rewritten.has(k) || !this.same(old, cur, k)) {
         out.push({ type: 'update', old, new: cur });
       }
     }
     this.changed.clear();
+    this.rewritten.clear();
     this.emit(out);
   }
 
   /** Writes an output key, remembering its value before the first write of this transaction. */
   private put(key: string, value: O | undefined): void {
     if (!this.changed.has(key)) this.changed.set(key, this.state.get(key));
+    else this.rewritten.add(key);
     this.setState(key, value);
   }
 
@@ -213,7 +220,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     }
     this.recomputations++;
     const ctx = new TransformContext(this.uid, this.name, this.keyedInputs ? inputKey : undefined, this.checkSource);
-    let outputs: Map<string, O>;
+    let outputs: ReadonlyMap<string, O>;
     try {
       outputs = this.keyed(this.transform(ctx, input), inputKey);
     } catch (e) {
@@ -239,7 +246,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     }
     this.goodDeps.delete(inputKey);
     this.setDeps(inputKey, ctx.deps);
-    this.inputs.set(inputKey, input);
     this.applyOutputs(inputKey, outputs);
   }
 
@@ -268,12 +274,17 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** Keys a transform's result; two outputs with one key: the last wins (reported). */
-  private keyed(result: readonly O[] | undefined | null, inputKey: string): Map<string, O> {
-    const m = new Map<string, O>();
-    if (result === undefined || result === null) return m;
+  private keyed(result: readonly O[] | undefined | null, inputKey: string): ReadonlyMap<string, O> {
+    if (result === undefined || result === null) return NO_OUTPUTS;
     if (!Array.isArray(result)) {
       throw new TypeError(`transform returned ${describeValue(result)} where an array (or undefined/null) was expected`);
     }
+    // The common case (every newCollection): one output, kept without a Map.
+    if (result.length === 1 && result[0] !== undefined && result[0] !== null) {
+      const o = result[0];
+      return new SingleOutput(this.keyOf(o), freezeOutput(o));
+    }
+    const m = new Map<string, O>();
     for (const o of result) {
       if (o === undefined || o === null) continue;
       const k = this.keyOf(o);
@@ -284,7 +295,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       }
       m.set(k, freezeOutput(o));
     }
-    return m;
+    return m.size === 0 ? NO_OUTPUTS : m;
   }
 
   private setDeps(inputKey: string, deps: readonly Dependency[]): void {
@@ -297,7 +308,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private removeInput(inputKey: string): void {
     if (this.mappings.has(inputKey)) this.applyOutputs(inputKey, NO_OUTPUTS);
     this.mappings.delete(inputKey);
-    this.inputs.delete(inputKey);
     this.failing.delete(inputKey);
     this.goodDeps.delete(inputKey);
     this.deps.delete(inputKey);
@@ -307,34 +317,45 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private applyOutputs(inputKey: string, next: ReadonlyMap<string, O>): void {
     const prev = this.mappings.get(inputKey) ?? NO_OUTPUTS;
     this.mappings.set(inputKey, next);
-    for (const [k, v] of next) {
-      const owners = this.producers.get(k);
-      if (owners === undefined) {
-        this.producers.set(k, [inputKey]);
-        this.put(k, v);
-      } else if (owners[0] === inputKey) {
-        const cur = this.state.get(k)!;
-        if (!this.same(cur, v, k)) this.put(k, v);
-      } else if (!prev.has(k)) {
-        owners.push(inputKey);
-        this.conflicts.push({ key: k, input: inputKey, value: v });
-      }
+    // SingleOutput is read through its fields: the iterator protocol would allocate on this hot path.
+    if (next instanceof SingleOutput) this.produce(inputKey, next.onlyKey(), next.onlyValue(), prev);
+    else for (const [k, v] of next) this.produce(inputKey, k, v, prev);
+    if (prev instanceof SingleOutput) {
+      const k = prev.onlyKey();
+      if (!next.has(k)) this.release(inputKey, k);
+    } else {
+      for (const k of prev.keys()) if (!next.has(k)) this.release(inputKey, k);
     }
-    for (const k of prev.keys()) {
-      if (next.has(k)) continue;
-      const owners = this.producers.get(k)!;
-      const wasOwner = owners[0] === inputKey;
-      owners.splice(owners.indexOf(inputKey), 1);
-      if (!wasOwner) continue;
+  }
+
+  /** `inputKey` produces `v` under `k`: it becomes (or stays) the owner, or queues behind the owner. */
+  private produce(inputKey: string, k: string, v: O, prev: ReadonlyMap<string, O>): void {
+    const owners = this.producers.get(k);
+    if (owners === undefined) {
+      this.producers.set(k, [inputKey]);
+      this.put(k, v);
+    } else if (owners[0] === inputKey) {
       const cur = this.state.get(k)!;
-      if (owners.length === 0) {
-        this.producers.delete(k);
-        this.put(k, undefined);
-      } else {
-        // The next producer in line takes the key over.
-        const v = this.mappings.get(owners[0]!)!.get(k)!;
-        if (!this.same(cur, v, k)) this.put(k, v);
-      }
+      if (!this.same(cur, v, k)) this.put(k, v);
+    } else if (!prev.has(k)) {
+      owners.push(inputKey);
+      this.conflicts.push({ key: k, input: inputKey, value: v });
+    }
+  }
+
+  /** `inputKey` no longer produces `k`: the next producer in line takes it over, or it goes. */
+  private release(inputKey: string, k: string): void {
+    const owners = this.producers.get(k)!;
+    const wasOwner = owners[0] === inputKey;
+    owners.splice(owners.indexOf(inputKey), 1);
+    if (!wasOwner) return;
+    const cur = this.state.get(k)!;
+    if (owners.length === 0) {
+      this.producers.delete(k);
+      this.put(k, undefined);
+    } else {
+      const v = this.mappings.get(owners[0]!)!.get(k)!;
+      if (!this.same(cur, v, k)) this.put(k, v);
     }
   }
 
@@ -344,6 +365,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.parentInbox = [];
     this.depInbox.clear();
     this.changed.clear();
+    this.rewritten.clear();
     this.retry.clear();
   }
 
