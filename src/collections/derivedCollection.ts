@@ -66,6 +66,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     defaultName: string,
     /** Singletons have no meaningful input key to report in errors. */
     private readonly keyedInputs = true,
+    /** The transform returns one output (or undefined/null), not an array: no array per run. */
+    private readonly singleOutput = false,
   ) {
     super(opts, defaultName);
     this.deps = new DependencyIndex({
@@ -222,7 +224,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     const ctx = new TransformContext(this.uid, this.name, this.keyedInputs ? inputKey : undefined, this.checkSource);
     let outputs: ReadonlyMap<string, O>;
     try {
-      outputs = this.keyed(this.transform(ctx, input), inputKey);
+      const result = this.transform(ctx, input);
+      outputs = this.singleOutput ? this.keyedOne(result as unknown as O | undefined | null) : this.keyed(result, inputKey);
     } catch (e) {
       ctx.closed = true;
       if (ctx.stale) this.retryLater(inputKey, ctx);
@@ -271,6 +274,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       this.goodDeps.set(inputKey, base);
     }
     this.setDeps(inputKey, union(base, ctx.deps));
+  }
+
+  /** Keys the result of a single-output transform. */
+  private keyedOne(o: O | undefined | null): ReadonlyMap<string, O> {
+    return o === undefined || o === null ? NO_OUTPUTS : new SingleOutput(this.keyOf(o), freezeOutput(o));
   }
 
   /** Keys a transform's result; two outputs with one key: the last wins (reported). */

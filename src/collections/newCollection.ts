@@ -1,7 +1,7 @@
 // newCollection: one output (or none) per input.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
 import { internal } from '../core/internal.js';
-import { DerivedCollection } from './derivedCollection.js';
+import { DerivedCollection, type ManyTransform } from './derivedCollection.js';
 
 /**
  * Derives a collection with at most one output per input. The transform must be pure: it reads other
@@ -16,13 +16,6 @@ export function newCollection<I, O>(
   transform: (ctx: HandlerContext, input: I) => O | undefined | null,
   opts?: CollectionOptions,
 ): Collection<O> {
-  return new DerivedCollection<I, O>(
-    internal(parent),
-    (ctx, input) => {
-      const o = transform(ctx, input);
-      return o === undefined || o === null ? undefined : [o];
-    },
-    opts,
-    'Collection',
-  );
+  // The engine calls the transform as is (single-output mode): no wrapper, no array per run.
+  return new DerivedCollection<I, O>(internal(parent), transform as unknown as ManyTransform<I, O>, opts, 'Collection', true, true);
 }

@@ -1,6 +1,6 @@
 // newSingleton: one derived value computed from nothing but what it fetches.
 import type { CollectionOptions, HandlerContext, Singleton } from '../core/types.js';
-import { DerivedCollection } from './derivedCollection.js';
+import { DerivedCollection, type ManyTransform } from './derivedCollection.js';
 import { dummyInput } from './dummyInput.js';
 import { SingletonView } from './singletonView.js';
 import { singletonKey } from './singletonKey.js';
@@ -14,13 +14,11 @@ import { singletonKey } from './singletonKey.js';
 export function newSingleton<O>(transform: (ctx: HandlerContext) => O | undefined | null, opts?: CollectionOptions): Singleton<O> {
   const node = new DerivedCollection<string, O>(
     dummyInput(opts),
-    (ctx) => {
-      const o = transform(ctx);
-      return o === undefined || o === null ? undefined : [o];
-    },
+    ((ctx: HandlerContext) => transform(ctx)) as unknown as ManyTransform<string, O>,
     { key: singletonKey, ...opts },
     'Singleton',
     false,
+    true,
   );
   return new SingletonView<O>(node);
 }
