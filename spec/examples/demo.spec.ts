@@ -27,6 +27,31 @@ describe('demo (npm start)', () => {
     expect(s.errors).toBe(0);
   });
 
+  it('should run read-only against a cluster given by --kubeconfig: no churn, no status writes, still consistent', async () => {
+    const { startApiServer } = await import('../../src/testing/index.js');
+    const { clientsFor, seedCluster, mulberry32 } = await import('../../examples/demo/cluster.js');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const server = await startApiServer();
+    try {
+      await seedCluster(clientsFor(server.kubeConfig()), { namespaces: 2, pods: 20, services: 4, policies: 3 }, mulberry32(3));
+      const before = server.resourceVersion();
+      const file = join(mkdtempSync(join(tmpdir(), 'rxkrt-kc-')), 'kubeconfig');
+      writeFileSync(file, server.kubeconfigYaml());
+      const s = await runDemo({ duration: 1, kubeconfig: file, writeStatus: false, seed: 1, rate: 200, shape: { namespaces: 2, pods: 20, services: 4, policies: 3 } }, quiet);
+      expect(s.target).toBe(server.url);
+      expect(s.churnOps).toBe(0);
+      expect(s.statusWrites).toBe(0);
+      expect(s.workloads).toBe(20);
+      expect(s.consistent).toBe(true);
+      // Read-only: nothing was written to the cluster.
+      expect(server.resourceVersion()).toBe(before);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('should reject bad flags with a usage message and exit code 2', async () => {
     for (const argv of [['--bogus'], ['--duration', 'soon'], ['--pods', '-3'], ['--write-status'], ['stray']]) {
       const stdout = sink();
