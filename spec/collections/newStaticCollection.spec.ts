@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { newStaticCollection, newCollection, batch, KeyError } from '../../src/index.js';
+import { newStaticCollection, newCollection, batch, KeyError, isStrictMode, setStrictMode } from '../../src/index.js';
 import { trackEvents } from '../../src/testing/tracker.js';
 import { sortedBatches } from '../helpers/fixtures.js';
 
@@ -114,11 +114,19 @@ describe('newStaticCollection', () => {
     expect(c.getKey('id-1')?.v).toBe(1);
   });
 
-  it('should freeze what it is given, deeply', () => {
-    const o = { metadata: { name: 'a', namespace: 'ns' }, spec: { list: [1, 2] } };
-    const c = newStaticCollection<typeof o>([o]);
-    expect(Object.isFrozen(c.getKey('ns/a'))).toBe(true);
-    expect(Object.isFrozen(c.getKey('ns/a')!.spec.list)).toBe(true);
+  it('should freeze what it is given: shallowly by default, deeply in strict mode', () => {
+    const wasStrict = isStrictMode();
+    try {
+      for (const strict of [false, true]) {
+        setStrictMode(strict);
+        const o = { metadata: { name: 'a', namespace: 'ns' }, spec: { list: [1, 2] } };
+        const c = newStaticCollection<typeof o>([o]);
+        expect(Object.isFrozen(c.getKey('ns/a'))).toBe(true);
+        expect(Object.isFrozen(c.getKey('ns/a')!.spec.list)).toBe(strict);
+      }
+    } finally {
+      setStrictMode(wasStrict);
+    }
   });
 
   it('should default its name and give every collection a distinct uid', () => {

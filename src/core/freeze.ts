@@ -3,16 +3,19 @@ import { freeze } from 'immer';
 import { isStrictMode } from './strict.js';
 
 /**
- * @internal Freezes a value entering a source collection. Deep by default: it crosses into the graph once,
- * and immer's deep freeze stops at subtrees that are already frozen, so immer-produced objects cost little.
+ * @internal Freezes a value entering a source collection: shallowly by default, deeply in strict mode.
+ * Measured (bench B5, 100k realistic pods): a deep freeze costs 3.7 µs per fresh pod, a shallow one 0.08 µs
+ * — deep freezing was two thirds of ingesting a large list. Strict mode (the test suite runs in it) freezes
+ * deeply, so code that mutates a nested part of an input is caught in tests; immer's deep freeze stops at
+ * subtrees that are already frozen, so immer-produced objects cost almost nothing either way.
  */
 export function freezeInput<T>(value: T): T {
-  return typeof value === 'object' && value !== null ? freeze(value, true) : value;
+  return typeof value === 'object' && value !== null ? freeze(value, isStrictMode()) : value;
 }
 
 /**
- * @internal Freezes a transform's output. Shallow by default (outputs are usually fresh small objects
- * pointing at frozen inputs); deep in strict mode, which catches a transform that hands out mutable parts.
+ * @internal Freezes a transform's output: shallowly by default (outputs are usually fresh small objects
+ * pointing at frozen inputs), deeply in strict mode, which catches a transform that hands out mutable parts.
  */
 export function freezeOutput<T>(value: T): T {
   return typeof value === 'object' && value !== null ? freeze(value, isStrictMode()) : value;

@@ -1,0 +1,167 @@
+// B4: end to end through the embedded API server: pods created over HTTP, watched by newInformer, derived, handled.
+import { CoreV1Api, makeInformer, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { newCollection, type Collection } from '../src/index.js';
+import { newInformer } from '../src/kube/index.js';
+import { startApiServer, type ApiServer } from '../src/testing/apiserver/index.js';
+import { compare, median, type BenchOptions, type Row, type Scenario, type Variant } from './harness.js';
+import { Countdown } from './fixtures.js';
+
+/** Creates in flight at once (a controller's client would pipeline similarly). */
+const CONCURRENCY = 32;
+
+interface Env {
+  server: ApiServer;
+  kc: KubeConfig;
+  core: CoreV1Api;
+  /** Namespaces the write runs filled with N pods each (read back by the list runs). */
+  filled: string[];
+}
+
+function pod(ns: string, i: number): V1Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `pod-${i}`, namespace: ns, labels: { app: `app-${i % 25}` } },
+    spec: { containers: [{ name: 'c', image: 'busybox' }] },
+  };
+}
+
+async function createPods(env: Env, ns: string, n: number): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < n) {
+      const i = next++;
+      await env.core.createNamespacedPod({ namespace: ns, body: pod(ns, i) });
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+interface RunCtx {
+  env: Env;
+  ns: string;
+  seen: Countdown;
+  stop: (() => void | Promise<void>) | undefined;
+  /** Per run: ms from the last create's response to the last event (how far the watcher lags the writes). */
+  tails: number[];
+}
+
+/** A variant: `watch` starts a watcher on the fresh namespace (untimed, until synced) and counts what arrives. */
+function variant(name: string, n: number, warmup: number, env: () => Env, watch: ((c: RunCtx) => Promise<void>) | undefined, baseline = false): Variant<RunCtx> {
+  return {
+    name,
+    baseline,
+    ops: n,
+    setup: () => ({ env: env(), ns: '', seen: new Countdown(), stop: undefined, tails: [] }),
+    prepare: async (c, run) => {
+      c.ns = `b4-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-${run}`.replace(/-+$/, '');
+      await c.env.core.createNamespace({ body: { metadata: { name: c.ns } } });
+      c.seen = new Countdown();
+      if (watch !== undefined) await watch(c);
+    },
+    run: async (c, run) => {
+      await createPods(c.env, c.ns, n);
+      const written = process.hrtime.bigint();
+      if (watch !== undefined) await c.seen.until(n);
+      if (run >= warmup) c.tails.push(Number(process.hrtime.bigint() - written) / 1e6);
+    },
+    verify: (c) => {
+      if (watch !== undefined && c.seen.count !== n) throw new Error(`${name}: saw ${c.seen.count} of ${n} pods`);
+      c.env.filled.push(c.ns);
+    },
+    extra: (c): Record<string, number> => (watch === undefined ? {} : { tail_ms_median: Math.round(median(c.tails) * 10) / 10 }),
+    teardown: async (c) => {
+      await c.stop?.();
+    },
+  };
+}
+
+/** rxkrt: newInformer → newCollection (one derived object per pod) → a handler counting adds. */
+async function watchRxkrt(c: RunCtx): Promise<void> {
+  await c.stop?.();
+  const abort = new AbortController();
+  const pods = newInformer<V1Pod>(c.env.kc, { apiVersion: 'v1', kind: 'Pod', namespace: c.ns }, { stop: abort.signal });
+  const derived: Collection<{ metadata: { name: string; namespace: string }; app: string }> = newCollection(
+    pods,
+    (_ctx, p) => ({ metadata: { name: p.metadata!.name!, namespace: p.metadata!.namespace! }, app: p.metadata?.labels?.['app'] ?? '' }),
+    { stop: abort.signal },
+  );
+  const seen = c.seen;
+  derived.registerBatch((b) => {
+    let adds = 0;
+    for (const e of b) if (e.type === 'add') adds++;
+    seen.hit(adds);
+  });
+  if (!(await derived.waitUntilSynced())) throw new Error('rxkrt informer did not sync');
+  c.stop = () => abort.abort();
+}
+
+/** client-node's own informer (ListWatch) on the same namespace, counting `add` callbacks. */
+async function watchClientNode(c: RunCtx): Promise<void> {
+  await c.stop?.();
+  const ns = c.ns;
+  const informer = makeInformer<V1Pod>(c.env.kc, `/api/v1/namespaces/${ns}/pods`, () => c.env.core.listNamespacedPod({ namespace: ns }));
+  const seen = c.seen;
+  informer.on('add', () => seen.hit());
+  informer.on('error', () => {});
+  await informer.start();
+  c.stop = () => informer.stop();
+}
+
+/** Initial sync of a namespace that already holds N pods: LIST (pages of 500) until every object has been handed on. */
+function listVariant(name: string, n: number, env: () => Env, watch: (c: RunCtx) => Promise<void>, baseline = false): Variant<RunCtx> {
+  return {
+    name,
+    baseline,
+    ops: n,
+    setup: () => ({ env: env(), ns: '', seen: new Countdown(), stop: undefined, tails: [] }),
+    prepare: async (c, run) => {
+      await c.stop?.();
+      c.stop = undefined;
+      c.ns = c.env.filled[run % c.env.filled.length]!;
+      c.seen = new Countdown();
+    },
+    run: async (c) => {
+      await watch(c);
+      await c.seen.until(n);
+    },
+    verify: (c) => {
+      if (c.seen.count !== n) throw new Error(`${name}: listed ${c.seen.count} of ${n} pods`);
+    },
+    teardown: async (c) => {
+      await c.stop?.();
+    },
+  };
+}
+
+export const b4: Scenario = {
+  id: 'B4',
+  title: 'end to end through the embedded API server: N pods created (watch) or already there (list), derived (events/s)',
+  async run(opts: BenchOptions): Promise<Row[]> {
+    const n = opts.quick ? 100 : 3000;
+    const server = await startApiServer({ historySize: 100_000 });
+    const kc = server.kubeConfig();
+    const env: Env = { server, kc, core: kc.makeApiClient(CoreV1Api), filled: [] };
+    try {
+      const rows = await compare(
+        `B4 ${n} pods: first create → last event`,
+        [
+          variant('client-node makeInformer', n, opts.warmup, () => env, watchClientNode, true),
+          variant('rxkrt newInformer → newCollection', n, opts.warmup, () => env, watchRxkrt),
+          variant('writes only (no watcher)', n, opts.warmup, () => env, undefined),
+        ],
+        // Creates through client-node cost milliseconds each: the minimum number of runs.
+        { warmup: opts.warmup, runs: Math.min(opts.runs, 5) },
+      );
+      const listed = await compare(
+        `B4 ${n} existing pods: start → synced, every object handed on`,
+        [listVariant('client-node makeInformer', n, () => env, watchClientNode, true), listVariant('rxkrt newInformer → newCollection', n, () => env, watchRxkrt)],
+        { warmup: opts.warmup, runs: opts.runs },
+      );
+      for (const r of [...rows, ...listed]) r.extra = { ...r.extra, events_per_s: Math.round((n * 1000) / r.median_ms) };
+      return [...rows, ...listed];
+    } finally {
+      await server.close();
+    }
+  },
+};

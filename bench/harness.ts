@@ -1,0 +1,228 @@
+// The benchmark harness: variants of one scenario side by side in one process, gc between runs, median and p90.
+//
+// Every variant is set up once (untimed), then all variants do one warm-up run and `runs` measured runs,
+// interleaved round-robin so that drift (thermal, JIT, a noisy neighbour) hits every variant alike. Before
+// each run: a full gc and a pause for the concurrent sweeper (`settle`), so no run pays for another's garbage.
+// Ratios are against the variant marked `baseline`, measured in the same process and the same rounds.
+
+/** One line of the results. */
+export interface Row {
+  scenario: string;
+  variant: string;
+  baseline: boolean;
+  median_ms: number;
+  p90_ms: number;
+  min_ms: number;
+  runs: number;
+  /**
+   * Median CPU time (user + system) of the process during a run, in ms. Less sensitive than wall time to
+   * other processes competing for the cores; includes GC helper threads.
+   */
+  cpu_ms: number;
+  /** This variant's median cost per op / the baseline's (per run when either has no `ops`). */
+  ratio_vs_baseline: number;
+  /** Operations in one run (e.g. pod updates) and the median cost of one, in µs. */
+  ops_per_run?: number;
+  per_op_us?: number;
+  /** Heap the variant's set-up retains after a full gc, in MB. */
+  retained_mb?: number;
+  /** Anything else worth printing (events seen, bytes per object, ...). */
+  extra?: Record<string, number | string>;
+}
+
+/** One contender in a scenario. */
+export interface Variant<C = unknown> {
+  name: string;
+  /** The variant others are divided by (exactly one per scenario). */
+  baseline?: boolean;
+  /** Builds the state the runs share (untimed). */
+  setup(): C | Promise<C>;
+  /** Untimed work before each run (e.g. fresh input objects). */
+  prepare?(ctx: C, run: number): void | Promise<void>;
+  /** The measured work. */
+  run(ctx: C, run: number): void | Promise<void>;
+  /** Untimed check after each run; throws when the run did not do the job. */
+  verify?(ctx: C, run: number): void;
+  /** Releases what setup built. */
+  teardown?(ctx: C): void | Promise<void>;
+  /** Operations per run, for a per-operation cost. */
+  ops?: number;
+  /** Extra numbers for the row, computed once the runs are over. */
+  extra?(ctx: C): Record<string, number | string>;
+}
+
+export interface CompareOptions {
+  warmup: number;
+  runs: number;
+}
+
+/** Full gc, when node runs with --expose-gc (the bench script does). */
+export function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g !== undefined) {
+    g();
+    g();
+  }
+}
+
+/**
+ * A full gc, then a pause for V8's concurrent sweeper. Without the pause, the sweeping that a forced gc
+ * leaves behind lands in the timed run (the main thread sweeps pages itself when it needs memory): with a
+ * 200 MB heap that tripled the median of a 10 ms operation. The pause grows with the heap.
+ */
+export async function settle(): Promise<void> {
+  gc();
+  const mb = heapUsed() / 1048576;
+  await new Promise((resolve) => setTimeout(resolve, Math.min(300, 5 + mb / 2)));
+}
+
+export function heapUsed(): number {
+  return process.memoryUsage().heapUsed;
+}
+
+/** Wall time of `fn` in ms, measured with process.hrtime.bigint, and the process's CPU time over it. */
+export async function timeMs(fn: () => void | Promise<void>): Promise<{ wall: number; cpu: number }> {
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const r = fn();
+  if (r !== undefined) await r;
+  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
+}
+
+export function median(xs: readonly number[]): number {
+  return quantile(xs, 0.5);
+}
+
+export function p90(xs: readonly number[]): number {
+  return quantile(xs, 0.9);
+}
+
+function quantile(xs: readonly number[], q: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
+}
+
+/** Logs progress on stderr, so that stdout stays a clean table or JSON stream. */
+export function progress(msg: string): void {
+  process.stderr.write(`  · ${msg}\n`);
+}
+
+/** Runs the variants of one scenario side by side and returns one row each. */
+export async function compare(scenario: string, variants: readonly Variant<any>[], opts: CompareOptions): Promise<Row[]> {
+  const ctxs: unknown[] = [];
+  const retained: number[] = [];
+  for (const v of variants) {
+    gc();
+    const before = heapUsed();
+    ctxs.push(await v.setup());
+    gc();
+    retained.push((heapUsed() - before) / 1048576);
+  }
+  const samples: number[][] = variants.map(() => []);
+  const cpu: number[][] = variants.map(() => []);
+  const total = opts.warmup + opts.runs;
+  for (let r = 0; r < total; r++) {
+    for (let i = 0; i < variants.length; i++) {
+      const v = variants[i]!;
+      const ctx = ctxs[i];
+      if (v.prepare !== undefined) await v.prepare(ctx, r);
+      await settle();
+      const t = await timeMs(() => v.run(ctx, r));
+      v.verify?.(ctx, r);
+      if (r >= opts.warmup) {
+        samples[i]!.push(t.wall);
+        cpu[i]!.push(t.cpu);
+      }
+    }
+  }
+  progress(`${scenario}: ${variants.map((v, i) => `${v.name} ${median(samples[i]!).toFixed(2)} ms`).join(', ')}`);
+  const baseIdx = Math.max(0, variants.findIndex((v) => v.baseline === true));
+  const baseV = variants[baseIdx]!;
+  const perOp = (v: Variant<any>, m: number): number => (v.ops !== undefined && baseV.ops !== undefined ? m / v.ops : m);
+  const base = perOp(baseV, median(samples[baseIdx]!));
+  const rows: Row[] = variants.map((v, i) => {
+    const m = median(samples[i]!);
+    const row: Row = {
+      scenario,
+      variant: v.name,
+      baseline: i === baseIdx,
+      median_ms: round(m),
+      p90_ms: round(p90(samples[i]!)),
+      min_ms: round(Math.min(...samples[i]!)),
+      runs: samples[i]!.length,
+      cpu_ms: round(median(cpu[i]!)),
+      ratio_vs_baseline: Number((perOp(v, m) / base).toPrecision(4)),
+      retained_mb: round(retained[i]!, 2),
+    };
+    if (v.ops !== undefined) {
+      row.ops_per_run = v.ops;
+      row.per_op_us = round((m * 1000) / v.ops, 3);
+    }
+    if (v.extra !== undefined) row.extra = v.extra(ctxs[i]);
+    return row;
+  });
+  for (let i = 0; i < variants.length; i++) await variants[i]!.teardown?.(ctxs[i]);
+  return rows;
+}
+
+export function round(x: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** A plain-text table of rows, one block per scenario. */
+export function formatTable(rows: readonly Row[]): string {
+  const header = ['scenario', 'variant', 'median ms', 'p90 ms', 'cpu ms', 'runs', 'ratio', 'µs/op', 'retained MB', 'extra'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.variant + (r.baseline && rows.filter((x) => x.scenario === r.scenario).length > 1 ? ' (baseline)' : ''),
+    fmt(r.median_ms),
+    fmt(r.p90_ms),
+    fmt(r.cpu_ms),
+    String(r.runs),
+    ratio(r.ratio_vs_baseline),
+    r.per_op_us === undefined ? '' : fmt(r.per_op_us),
+    r.retained_mb === undefined ? '' : r.retained_mb.toFixed(1),
+    r.extra === undefined ? '' : Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join(' '),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmtLine = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  const out = [fmtLine(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`];
+  let last = '';
+  for (let i = 0; i < lines.length; i++) {
+    if (rows[i]!.scenario !== last && last !== '') out.push(fmtLine(header.map(() => '')));
+    last = rows[i]!.scenario;
+    out.push(fmtLine(lines[i]!));
+  }
+  return out.join('\n');
+}
+
+function ratio(x: number): string {
+  return x >= 0.01 ? x.toFixed(3) : x.toPrecision(2);
+}
+
+function fmt(x: number): string {
+  if (x >= 100) return x.toFixed(1);
+  if (x >= 1) return x.toFixed(2);
+  return x.toFixed(3);
+}
+
+/** Options every scenario receives. */
+export interface BenchOptions {
+  quick: boolean;
+  warmup: number;
+  runs: number;
+}
+
+/** A scenario module: id (B1, ...), a title, and the function that measures it. */
+export interface Scenario {
+  id: string;
+  title: string;
+  run(opts: BenchOptions): Promise<Row[]>;
+}
