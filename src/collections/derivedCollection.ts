@@ -16,6 +16,7 @@ import type { Dependency } from '../fetch/dependency.js';
 import { TransformContext } from '../fetch/context.js';
 import { CollectionNode, wouldCycle } from './node.js';
 import { SingleOutput } from './singleOutput.js';
+import { clearMap } from '../core/clearMap.js';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
@@ -150,8 +151,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
         out.push({ type: 'update', old, new: cur });
       }
     }
-    this.changed.clear();
-    this.rewritten.clear();
+    clearMap(this.changed);
+    if (this.rewritten.size > 0) this.rewritten.clear();
     this.emit(out);
   }
 

@@ -3,6 +3,7 @@ import type { Event } from '../core/event.js';
 import type { CollectionOptions } from '../core/types.js';
 import { mutate, schedule, scheduleSync } from '../core/transaction.js';
 import { CollectionNode } from './node.js';
+import { clearMap } from '../core/clearMap.js';
 import { TransformError } from '../core/errors.js';
 
 /** What a key looked like before the transaction's first write to it. */
@@ -67,7 +68,7 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
         out.push({ type: 'update', old: p.old, new: next });
       }
     }
-    this.pending.clear();
+    clearMap(this.pending);
     this.emit(out);
   }
 
