@@ -5,7 +5,7 @@
 // the committed state of everything upstream, diffs each input's outputs, and emits one batch.
 import type { Event } from '../core/event.js';
 import { latest } from '../core/event.js';
-import { describeValue, KeyError, TransformError, UsageError } from '../core/errors.js';
+import { KeyError, TransformError, UsageError } from '../core/errors.js';
 import { freezeOutput } from '../core/freeze.js';
 import { InvariantError } from '../core/strict.js';
 import { isPropagating, schedule, scheduleSync } from '../core/transaction.js';
@@ -16,12 +16,13 @@ import type { Dependency } from '../fetch/dependency.js';
 import { TransformContext } from '../fetch/context.js';
 import { CollectionNode, wouldCycle } from './node.js';
 import { SingleOutput } from './singleOutput.js';
+import { keyOutputs, NO_OUTPUTS } from './transformOutputs.js';
+import { outputLedgerInconsistency } from './outputLedgerInvariants.js';
 import { clearMap } from '../core/clearMap.js';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
 
-const NO_OUTPUTS: ReadonlyMap<string, never> = new Map<string, never>();
 
 /** @internal */
 export class DerivedCollection<I, O> extends CollectionNode<O> {
@@ -284,27 +285,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
 
   /** Keys a transform's result; two outputs with one key: the last wins (reported). */
   private keyed(result: readonly O[] | undefined | null, inputKey: string): ReadonlyMap<string, O> {
-    if (result === undefined || result === null) return NO_OUTPUTS;
-    if (!Array.isArray(result)) {
-      throw new TypeError(`transform returned ${describeValue(result)} where an array (or undefined/null) was expected`);
-    }
-    // The common case (every newCollection): one output, kept without a Map.
-    if (result.length === 1 && result[0] !== undefined && result[0] !== null) {
-      const o = result[0];
-      return new SingleOutput(this.keyOf(o), freezeOutput(o));
-    }
-    const m = new Map<string, O>();
-    for (const o of result) {
-      if (o === undefined || o === null) continue;
-      const k = this.keyOf(o);
-      if (m.has(k)) {
-        this.reportError(
-          new TransformError(this.name, inputKey, new KeyError(this.name, o, `output key ${JSON.stringify(k)} returned twice by one transform run; the last one wins`)),
-        );
-      }
-      m.set(k, freezeOutput(o));
-    }
-    return m.size === 0 ? NO_OUTPUTS : m;
+    return keyOutputs(result, this.keyOf, (o, k) =>
+      this.reportError(
+        new TransformError(this.name, inputKey, new KeyError(this.name, o, `output key ${JSON.stringify(k)} returned twice by one transform run; the last one wins`)),
+      ),
+    );
   }
 
   private setDeps(inputKey: string, deps: readonly Dependency[]): void {
@@ -398,23 +383,10 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   override checkInvariants(): void {
-    const fail = (msg: string): never => {
-      throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${msg}`);
-    };
-    for (const k of this.mappings.keys()) if (this.parent.getKey(k) === undefined) fail(`input ${JSON.stringify(k)} has outputs but no longer exists upstream`);
-    for (const [k, owners] of this.producers) {
-      if (owners.length === 0) fail(`output ${JSON.stringify(k)} has no producer`);
-      if (new Set(owners).size !== owners.length) fail(`output ${JSON.stringify(k)} lists a producer twice`);
-      for (const o of owners) if (!this.mappings.get(o)?.has(k)) fail(`output ${JSON.stringify(k)} names producer ${JSON.stringify(o)}, which does not produce it`);
-      if (this.state.get(k) !== this.mappings.get(owners[0]!)!.get(k) && !this.eq(this.state.get(k)!, this.mappings.get(owners[0]!)!.get(k)!)) {
-        fail(`output ${JSON.stringify(k)} differs from what its owner ${JSON.stringify(owners[0])} produced`);
-      }
-    }
-    for (const [ik, m] of this.mappings) for (const k of m.keys()) if (!this.producers.get(k)?.includes(ik)) fail(`input ${JSON.stringify(ik)} produces ${JSON.stringify(k)} but is not listed as its producer`);
-    for (const k of this.state.keys()) if (!this.producers.has(k)) fail(`output ${JSON.stringify(k)} is in the state but nobody produces it`);
-    const bad = this.deps.inconsistency();
-    if (bad !== undefined) fail(bad);
+    const bad = outputLedgerInconsistency(this.parent, this.mappings, this.producers, this.state, this.eq) ?? this.deps.inconsistency();
+    if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }
+
 }
 
 function union(a: readonly Dependency[], b: readonly Dependency[]): readonly Dependency[] {
