@@ -1,0 +1,42 @@
+import { describe, it, expect, afterEach } from '@jest/globals';
+import { newStaticCollection, newCollection, setStrictMode, isStrictMode, type Collection } from '../../src/index.js';
+import { InvariantError } from '../../src/core/strict.js';
+
+// White-box: strict mode must catch a corrupted engine, not just run quietly.
+interface Named { metadata: { name: string; namespace: string }; v: number }
+const obj = (name: string, v: number): Named => ({ metadata: { name, namespace: 'ns' }, v });
+
+describe('strict mode', () => {
+  const was = isStrictMode();
+  afterEach(() => setStrictMode(was));
+
+  function graph(): { src: ReturnType<typeof newStaticCollection<Named>>; out: Collection<Named> } {
+    const src = newStaticCollection<Named>([obj('a', 1), obj('b', 1)]);
+    const out = newCollection(src, (_ctx, o) => ({ metadata: o.metadata, v: o.v * 10 }));
+    return { src, out };
+  }
+
+  it('should throw an InvariantError naming the collection when an output loses its producer record', () => {
+    setStrictMode(true);
+    const { src, out } = graph();
+    (out as unknown as { producers: Map<string, string[]> }).producers.delete('ns/b');
+    expect(() => src.updateObject(obj('a', 2))).toThrow(InvariantError);
+    expect(() => src.updateObject(obj('a', 3))).toThrow(/collection "Collection\[\d+\]": input "ns\/b" produces "ns\/b" but is not listed as its producer/);
+  });
+
+  it('should throw when a derived collection emits an update between equal values', () => {
+    setStrictMode(true);
+    const { out } = graph();
+    const emit = (out as unknown as { emit(e: unknown[]): void }).emit.bind(out);
+    expect(() => emit([{ type: 'update', old: obj('a', 10), new: obj('a', 10) }])).toThrow(/update between equal values for key "ns\/a"/);
+    expect(() => emit([{ type: 'add' }])).toThrow(/malformed add event/);
+  });
+
+  it('should check nothing when strict mode is off', () => {
+    setStrictMode(false);
+    const { src, out } = graph();
+    (out as unknown as { producers: Map<string, string[]> }).producers.delete('ns/b');
+    expect(() => src.updateObject(obj('a', 2))).not.toThrow();
+    expect(out.getKey('ns/a')?.v).toBe(20);
+  });
+});
