@@ -290,3 +290,31 @@ describe('partialFetch', () => {
     expect(errors.map((e) => e.error instanceof UsageError)).toEqual([true]);
   });
 });
+
+describe('partialFetch membership', () => {
+  // Deliberate difference from krt: an update whose projection is equal is suppressed only when the object
+  // stays on the same side of the fetch's filters. Moving into or out of the result always recomputes.
+  interface Pol { metadata: { name: string; namespace: string }; spec: { selector: Record<string, string> }; status?: { n: number } }
+  const pol = (sel: Record<string, string>, n?: number): Pol => ({ metadata: { name: 'p', namespace: 'ns' }, spec: { selector: sel }, ...(n !== undefined ? { status: { n } } : {}) });
+
+  it('should recompute when an equal-projection update moves an object into or out of the result, and only then', () => {
+    const policies = newStaticCollection<Pol>([pol({ tier: 'web' })]);
+    let runs = 0;
+    const names = newSingleton((ctx) => {
+      runs++;
+      return partialFetch(ctx, policies, (p) => p.metadata.name, filterSelects({ tier: 'db' })).join(',');
+    });
+    expect(names.get()).toBe('');
+    const base = runs;
+    policies.updateObject(pol({ tier: 'web' }, 1)); // status only, still outside the result: nothing to do
+    expect(runs).toBe(base);
+    policies.updateObject(pol({ tier: 'db' }, 1)); // same projection ('p'), but now selected: must rerun
+    expect(names.get()).toBe('p');
+    expect(runs).toBe(base + 1);
+    policies.updateObject(pol({ tier: 'db' }, 2)); // status only, still inside: suppressed
+    expect(runs).toBe(base + 1);
+    policies.updateObject(pol({ app: 'x' }, 2)); // leaves the result: must rerun
+    expect(names.get()).toBe('');
+    expect(runs).toBe(base + 2);
+  });
+});
