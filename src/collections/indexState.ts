@@ -20,13 +20,25 @@ export class IndexState<T> implements IndexHandle<T> {
 
   /** The index keys of `o`; an extract function that throws files the object under no key (and is reported). */
   extract(o: T): readonly string[] {
+    // One-entry memo: change detection asks for the keys of the same (immutable) object once per candidate
+    // input, e.g. a service change checked against the 1000 pods of its namespace.
+    if (o === this.lastObject && o !== undefined) return this.lastKeys;
+    let keys: readonly string[];
     try {
-      return this.extractFn(o) ?? NONE;
+      keys = this.extractFn(o) ?? NONE;
     } catch (e) {
       this.onError(e, o);
       return NONE;
     }
+    if (typeof o === 'object' && o !== null) {
+      this.lastObject = o;
+      this.lastKeys = keys;
+    }
+    return keys;
   }
+
+  private lastObject: T | undefined = undefined;
+  private lastKeys: readonly string[] = NONE;
 
   get size(): number {
     return this.groups.size;
