@@ -5,7 +5,7 @@ import { IpAllocator, podKey, withNewIp, type Pod, type Service } from './fixtur
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
 
-interface Shape {
+export interface Shape {
   pods: number;
   namespaces: number;
   /** Services per namespace (the first 40 select one app each, the other 10 narrow an app by shard). */
@@ -15,13 +15,13 @@ interface Shape {
 }
 
 const FULL: Shape = { pods: 100_000, namespaces: 100, servicesPerNs: 50, burst: 10_000, fanout: 1000 };
-const QUICK: Shape = { pods: 5_000, namespaces: 5, servicesPerNs: 50, burst: 5_000, fanout: 1000 };
+export const QUICK: Shape = { pods: 5_000, namespaces: 5, servicesPerNs: 50, burst: 5_000, fanout: 1000 };
 
 /**
  * Pod j of a namespace has `app=app-<j%40>`, `shard=s-<j%2>`, `part-of=bench`. Services 0..39 select
  * `app=app-<s>`; services 40..49 select `app=app-<s-40>, shard=s-0`. So every pod matches one or two services.
  */
-function makePods(s: Shape, ips: IpAllocator): Pod[] {
+export function makePods(s: Shape, ips: IpAllocator): Pod[] {
   const out: Pod[] = [];
   for (let i = 0; i < s.pods; i++) {
     const ns = i % s.namespaces;
@@ -35,7 +35,7 @@ function makePods(s: Shape, ips: IpAllocator): Pod[] {
   return out;
 }
 
-function makeServices(s: Shape): Service[] {
+export function makeServices(s: Shape): Service[] {
   const out: Service[] = [];
   for (let ns = 0; ns < s.namespaces; ns++) {
     for (let k = 0; k < s.servicesPerNs; k++) {
@@ -47,7 +47,7 @@ function makeServices(s: Shape): Service[] {
 }
 
 /** The service whose selector the fan-out toggles: `ns-0/svc-0`, between `app=app-0` and `part-of=bench` (every pod of ns-0). */
-function toggled(s: Shape, broad: boolean): Service {
+export function toggled(s: Shape, broad: boolean): Service {
   return { metadata: { name: 'svc-0', namespace: 'ns-0' }, spec: { selector: broad ? { 'part-of': 'bench' } : { app: 'app-0' } } };
 }
 

@@ -162,7 +162,7 @@ export abstract class CollectionNode<T>
 
   addDependent(node: Dependent): void {
     if (this.dependents.has(node)) return;
-    if (node === (this as Dependent) || reaches(node, this)) {
+    if (wouldCycle(node, this)) {
       throw new UsageError(`cycle: ${JSON.stringify(node.name)} reads ${JSON.stringify(this.name)}, which depends on it`);
     }
     this.dependents.add(node);

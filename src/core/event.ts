@@ -25,10 +25,3 @@ export function items<T>(e: Event<T>): T[] {
   if (e.new !== undefined) out.push(e.new);
   return out;
 }
-
-/** @internal Builds the event that turns `old` into `next` (either may be absent); undefined when both are. */
-export function eventBetween<T>(old: T | undefined, next: T | undefined): Event<T> | undefined {
-  if (old === undefined) return next === undefined ? undefined : { type: 'add', new: next };
-  if (next === undefined) return { type: 'delete', old };
-  return { type: 'update', old, new: next };
-}

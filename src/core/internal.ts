@@ -44,7 +44,7 @@ export interface IndexHandle<T> {
   lookupValues(key: string): Iterable<T>;
   /** Index keys present (for asCollection). */
   keys(): Iterable<string>;
-  /** Register a listener called with the index keys whose groups changed, inside the owner's commit. */
+  /** Number of non-empty groups. */
   readonly size: number;
 }
 

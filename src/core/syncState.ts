@@ -52,14 +52,3 @@ export class SyncState implements Syncer {
     });
   }
 }
-
-/** @internal A Syncer that is synced when all of its parts are. */
-export function allSynced(parts: readonly Syncer[]): Syncer {
-  return {
-    hasSynced: () => parts.every((p) => p.hasSynced()),
-    waitUntilSynced: async (signal?: AbortSignal) => {
-      for (const p of parts) if (!(await p.waitUntilSynced(signal))) return false;
-      return true;
-    },
-  };
-}

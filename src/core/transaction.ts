@@ -32,7 +32,6 @@ const syncDirty = new RankHeap<TxNode>();
 let touched: TxNode[] = [];
 let afterCommit: Array<() => void> = [];
 let deferred: Array<() => void> = [];
-let transactions = 0;
 
 /**
  * Runs `fn` as one transaction: mutations inside it commit and propagate together when the outermost
@@ -69,11 +68,6 @@ export function mutate(fn: () => void): void {
   }
 }
 
-/** @internal True when a mutation now would be deferred (the engine is propagating or delivering). */
-export function isBusy(): boolean {
-  return phase === 'propagating' || phase === 'delivering';
-}
-
 /** @internal True while the engine is propagating (transforms are running). */
 export function isPropagating(): boolean {
   return phase === 'propagating';
@@ -101,11 +95,6 @@ export function scheduleSync(node: TxNode): void {
 export function afterCommitted(work: () => void): void {
   if (phase === 'idle') work();
   else afterCommit.push(work);
-}
-
-/** @internal How many transactions have committed in this process (a cheap counter for metrics). */
-export function transactionCount(): number {
-  return transactions;
 }
 
 function noop(): void {}
@@ -149,7 +138,6 @@ function commit(): void {
       }
     } finally {
       touched = [];
-      transactions++;
       phase = 'delivering';
     }
     // Delivery can queue more after-commit work (a handler that throws is reported on errors$ through

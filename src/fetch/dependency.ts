@@ -96,8 +96,3 @@ export function matches(dep: Dependency, o: unknown, prefiltered: boolean): bool
   if (dep.generic !== undefined && !dep.generic(o)) return false;
   return true;
 }
-
-/** @internal A short description for debug output: `Pods{keys=a,b labels=app=x}`. */
-export function describeDependency(dep: Dependency): string {
-  return dep.source.name;
-}

@@ -1,0 +1,47 @@
+// `npm run bench:loop`: rxkrt's hot operations in a tight loop, with no forced gc between ops (unlike the
+// harness), and the bytes each pod update allocates. Run with a 256 MB young generation (the script sets it),
+// so that no scavenge runs inside a measured op and the heap growth across an op is what it allocated.
+import { batch } from '../src/index.js';
+import { IpAllocator, krtPods, krtServices, withNewIp, type Pod } from './fixtures.js';
+import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
+import { QUICK, makePods, makeServices, toggled } from './b2Scale.js';
+import { median } from './harness.js';
+
+const ROUNDS = Number(process.argv[2] ?? 1000);
+
+/** Median ms per op over ROUNDS ops (after a tenth as warm-up), and median KB allocated per op / `per`. */
+function measure(name: string, per: number, op: (round: number) => void): void {
+  const times: number[] = [];
+  const bytes: number[] = [];
+  const warm = Math.ceil(ROUNDS / 10);
+  for (let r = 0; r < ROUNDS + warm; r++) {
+    const h0 = process.memoryUsage().heapUsed;
+    const t0 = performance.now();
+    op(r);
+    const t = performance.now() - t0;
+    const h = process.memoryUsage().heapUsed - h0;
+    if (r >= warm) {
+      times.push(t);
+      // A scavenge inside the op makes the delta meaningless (negative or tiny): keep clean samples only.
+      if (h > 0) bytes.push(h);
+    }
+  }
+  console.log(`${name.padEnd(44)} ${median(times).toFixed(2).padStart(8)} ms/op   ${(median(bytes) / per / 1024).toFixed(2).padStart(6)} KB allocated per pod`);
+}
+
+const ips = new IpAllocator();
+let pods: Pod[] = krtPods(1000, ips);
+const b1 = buildRxkrtWorkloads(pods, krtServices());
+const next = (): Pod[] => (pods = pods.map((p) => withNewIp(p, ips)));
+measure('B1 op, 1000 pod updates in one batch', 1000, () => {
+  const n = next();
+  batch(() => {
+    for (const p of n) b1.pods.updateObject(p);
+  });
+});
+measure('B1 op, 1000 pod updates, one transaction each', 1000, () => {
+  for (const p of next()) b1.pods.updateObject(p);
+});
+
+const b2 = buildRxkrtWorkloads(makePods(QUICK, new IpAllocator()), makeServices(QUICK));
+measure(`fan-out: selector change reaching ${QUICK.fanout} pods`, QUICK.fanout, (r) => b2.services.updateObject(toggled(QUICK, r % 2 === 0)));
