@@ -19,7 +19,7 @@ describe('strict mode', () => {
   it('should throw an InvariantError naming the collection when an output loses its producer record', () => {
     setStrictMode(true);
     const { src, out } = graph();
-    (out as unknown as { producers: Map<string, string[]> }).producers.delete('ns/b');
+    (out as unknown as { slots: Map<string, unknown> }).slots.delete('ns/b');
     expect(() => src.updateObject(obj('a', 2))).toThrow(InvariantError);
     expect(() => src.updateObject(obj('a', 3))).toThrow(/collection "Collection\[\d+\]": input "ns\/b" produces "ns\/b" but is not listed as its producer/);
   });
@@ -27,15 +27,24 @@ describe('strict mode', () => {
   it('should throw when a derived collection emits an update between equal values', () => {
     setStrictMode(true);
     const { out } = graph();
-    const emit = (out as unknown as { emit(e: unknown[]): void }).emit.bind(out);
-    expect(() => emit([{ type: 'update', old: obj('a', 10), new: obj('a', 10) }])).toThrow(/update between equal values for key "ns\/a"/);
-    expect(() => emit([{ type: 'add' }])).toThrow(/malformed add event/);
+    const emit = (out as unknown as { emit(e: unknown[], keys: string[]): void }).emit.bind(out);
+    expect(() => emit([{ type: 'update', old: obj('a', 10), new: obj('a', 10) }], ['ns/a'])).toThrow(/update between equal values for key "ns\/a"/);
+    expect(() => emit([{ type: 'add' }], ['ns/a'])).toThrow(/malformed add event/);
+  });
+
+  it('should throw when a batch carries a key that is not its event\'s, or one key twice', () => {
+    setStrictMode(true);
+    const { out } = graph();
+    const emit = (out as unknown as { emit(e: unknown[], keys: string[]): void }).emit.bind(out);
+    expect(() => emit([{ type: 'add', new: obj('a', 10) }], ['ns/b'])).toThrow(/emitted an event for "ns\/a" under key "ns\/b"/);
+    expect(() => emit([{ type: 'add', new: obj('a', 10) }], [])).toThrow(/1 events with 0 keys/);
+    expect(() => emit([{ type: 'add', new: obj('a', 10) }, { type: 'delete', old: obj('a', 10) }], ['ns/a', 'ns/a'])).toThrow(/two events for key "ns\/a"/);
   });
 
   it('should check nothing when strict mode is off', () => {
     setStrictMode(false);
     const { src, out } = graph();
-    (out as unknown as { producers: Map<string, string[]> }).producers.delete('ns/b');
+    (out as unknown as { slots: Map<string, unknown> }).slots.delete('ns/b');
     expect(() => src.updateObject(obj('a', 2))).not.toThrow();
     expect(out.getKey('ns/a')?.v).toBe(20);
   });

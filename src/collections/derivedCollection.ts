@@ -4,13 +4,13 @@
 // index, from the batches of collections its transforms fetched), reruns exactly those transforms against
 // the committed state of everything upstream, diffs each input's outputs, and emits one batch.
 import type { Event } from '../core/event.js';
-import { latest } from '../core/event.js';
 import { KeyError, TransformError, UsageError } from '../core/errors.js';
 import { freezeOutput } from '../core/freeze.js';
 import { InvariantError } from '../core/strict.js';
 import { isPropagating, schedule, scheduleSync } from '../core/transaction.js';
 import type { CollectionDump, CollectionOptions, HandlerContext, InputDump } from '../core/types.js';
 import type { InternalCollection } from '../core/internal.js';
+import { ScratchList } from '../core/scratchList.js';
 import { DependencyIndex } from '../fetch/dependencyIndex.js';
 import type { Dependency } from '../fetch/dependency.js';
 import { TransformContext } from '../fetch/context.js';
@@ -18,7 +18,7 @@ import { CollectionNode, wouldCycle } from './node.js';
 import { SingleOutput } from './singleOutput.js';
 import { keyOutputs, NO_OUTPUTS } from './transformOutputs.js';
 import { outputLedgerInconsistency } from './outputLedgerInvariants.js';
-import { clearMap } from '../core/clearMap.js';
+import { InputRecord, OutputSlot } from './derivedRecords.js';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
@@ -26,38 +26,33 @@ export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[
 
 /** @internal */
 export class DerivedCollection<I, O> extends CollectionNode<O> {
-  /** Each input's own outputs, including outputs another input owns (shadowed). */
-  private readonly mappings = new Map<string, ReadonlyMap<string, O>>();
-  /** For every output key, the inputs producing it in order of first production; the first one owns it. */
-  private readonly producers = new Map<string, string[]>();
-  private readonly deps: DependencyIndex;
-  private parentInbox: Event<I>[] = [];
-  private depInbox = new Map<number, Event<unknown>[]>();
-  /** The last error of each input whose transform is failing (for the debug dump). */
-  private readonly failing = new Map<string, string>();
-  /**
-   * For inputs whose last run failed or discarded its result: the dependencies of their last good run.
-   * Such a run depends on those plus its own reads; keeping the base apart stops repeated failures from
-   * piling up dependency records without bound.
-   */
-  private readonly goodDeps = new Map<string, readonly Dependency[]>();
-  /**
-   * Output keys changed since the last emitted batch, with their value before the first change. The batch
-   * is the difference between that and the state now: one event per key however often the key changed
-   * while the transaction ran (a key handed from one input to another is an update, never delete + add).
-   */
-  private readonly changed = new Map<string, O | undefined>();
-  /**
-   * Changed keys written more than once this transaction. A key written once was written only after
-   * `same(old, new)` said they differ (or as an add or delete), so the batch need not compare it again.
-   */
-  private readonly rewritten = new Set<string>();
+  /** Every input the parent holds (and, within a flush, inputs just deleted upstream), by input key. */
+  private readonly inputs = new Map<string, InputRecord<O>>();
+  /** Every output key some input produces, by output key. */
+  private readonly slots = new Map<string, OutputSlot<O>>();
+  private readonly deps: DependencyIndex<InputRecord<O>>;
+  /** The keys of the parent's batches since the last flush (the events themselves are not needed). */
+  private readonly parentKeys = new ScratchList<readonly string[]>();
+  /** Batches of fetched collections since the last flush: source uid, events and keys, side by side. */
+  private readonly depSources = new ScratchList<number>();
+  private readonly depEvents = new ScratchList<readonly Event<unknown>[]>();
+  private readonly depKeys = new ScratchList<readonly string[]>();
+  /** The inputs to recompute in the running flush, each once (marked with `flushes`). */
+  private readonly affected = new ScratchList<InputRecord<O>>();
+  /** Flushes so far: the mark that queues an input at most once per flush. */
+  private flushes = 0;
+  /** Slots changed since the last emitted batch, in order of first change (one event each). */
+  private readonly changed = new ScratchList<OutputSlot<O>>();
+  /** Batches so far: a slot's `changedIn` equal to this means it is on `changed` already. */
+  private batches = 0;
   /** Inputs whose run was abandoned because it read a collection that had not committed yet (rerun next flush). */
-  private retry = new Set<string>();
+  private retry: InputRecord<O>[] = [];
   /** The rank this collection had when the running flush started (Infinity outside a flush). */
   private flushRank = Infinity;
   /** Output keys that a second input started producing in this flush; reported once the flush is over. */
-  private conflicts: Array<{ readonly key: string; readonly input: string; readonly value: O }> = [];
+  private conflicts: Array<{ readonly slot: OutputSlot<O>; readonly input: InputRecord<O>; readonly value: O }> = [];
+  /** The context of the next transform run (reused: runs within one collection never nest). */
+  private context: TransformContext | undefined;
   /** Transform runs so far (metrics, benchmarks). */
   recomputations = 0;
 
@@ -72,62 +67,73 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     private readonly singleOutput = false,
   ) {
     super(opts, defaultName);
-    this.deps = new DependencyIndex({
-      // A transform may fetch its own parent: that edge exists already and must outlive the last fetch.
-      firstUse: (src) => {
-        if (src !== (parent as InternalCollection<unknown>)) src.addDependent(this);
+    this.deps = new DependencyIndex<InputRecord<O>>(
+      {
+        // A transform may fetch its own parent: that edge exists already and must outlive the last fetch.
+        firstUse: (src) => {
+          if (src !== (parent as InternalCollection<unknown>)) src.addDependent(this);
+        },
+        lastUse: (src) => {
+          if (src !== (parent as InternalCollection<unknown>)) src.removeDependent(this);
+        },
+        matchFailed: (inputKey, e) => this.reportError(new TransformError(this.name, this.keyedInputs ? inputKey : undefined, e, 'fetch filter threw')),
       },
-      lastUse: (src) => {
-        if (src !== (parent as InternalCollection<unknown>)) src.removeDependent(this);
-      },
-      matchFailed: (inputKey, e) => this.reportError(new TransformError(this.name, this.keyedInputs ? inputKey : undefined, e, 'fetch filter threw')),
-    });
+      this.inputs,
+    );
     parent.addDependent(this);
     // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
     // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
-    for (const input of parent.values()) this.recompute(parent.keyOf(input));
-    this.changed.clear();
-    this.rewritten.clear();
+    for (const input of parent.values()) this.recompute(this.record(parent.keyOf(input)));
+    this.settleChanged();
     this.reportConflicts();
     this.start(opts);
     this.evaluateSync();
   }
 
-  override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[]): void {
+  override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[], keys: readonly string[]): void {
     if (this.disposed) return;
-    if (from === (this.parent as InternalCollection<unknown>)) {
-      for (const e of events) this.parentInbox.push(e as Event<I>);
-    }
+    if (from === (this.parent as InternalCollection<unknown>)) this.parentKeys.push(keys);
     // The parent's batch also goes through the dependency index when some transform fetched the parent.
     if (from !== (this.parent as InternalCollection<unknown>) || this.deps.uses(from.uid)) {
-      const box = this.depInbox.get(from.uid);
-      if (box === undefined) this.depInbox.set(from.uid, events.slice());
-      else for (const e of events) box.push(e);
+      this.depSources.push(from.uid);
+      this.depEvents.push(events);
+      this.depKeys.push(keys);
     }
     schedule(this);
   }
 
   flush(): void {
-    const affected = new Set<string>();
-    const fromParent = this.parentInbox;
-    this.parentInbox = [];
-    for (const e of fromParent) affected.add(this.parent.keyOf(latest(e)));
-    if (this.depInbox.size > 0) {
-      const fromDeps = this.depInbox;
-      this.depInbox = new Map();
-      for (const [uid, events] of fromDeps) this.deps.collectAffected(uid, events, affected);
+    const mark = ++this.flushes;
+    const affected = this.affected;
+    for (let b = 0; b < this.parentKeys.length; b++) {
+      const keys = this.parentKeys.at(b);
+      for (let i = 0; i < keys.length; i++) this.queue(this.record(keys[i]!), mark);
     }
-    if (this.retry.size > 0) {
-      for (const k of this.retry) affected.add(k);
-      this.retry = new Set();
+    this.parentKeys.reset();
+    for (let b = 0; b < this.depSources.length; b++) {
+      this.deps.collectAffected(this.depSources.at(b), this.depEvents.at(b), this.depKeys.at(b), mark, affected);
     }
-    if (this.disposed) return;
+    this.depSources.reset();
+    this.depEvents.reset();
+    this.depKeys.reset();
+    if (this.retry.length > 0) {
+      const again = this.retry;
+      this.retry = [];
+      // A retried input may have been deleted and re-added since: recompute whatever record holds its key now.
+      for (const r of again) this.queue(this.record(r.key), mark);
+    }
+    if (this.disposed) {
+      affected.reset();
+      return;
+    }
     const rank = this.rank;
     this.flushRank = rank;
-    for (const key of affected) this.recompute(key);
+    // Index loop: `affected` does not grow while it is worked through (dependency marks happen above).
+    for (let i = 0; i < affected.length; i++) this.recompute(affected.at(i));
+    affected.reset();
     this.flushRank = Infinity;
     this.reportConflicts();
-    if (this.rank !== rank || this.retry.size > 0) {
+    if (this.rank !== rank || this.retry.length > 0) {
       // A transform started fetching a collection ranked at or above this one, which may not have committed
       // yet in this transaction: its run was abandoned (see StaleRead) and this collection now ranks above
       // that one. Hold the batch and flush again at the new rank, after it: the abandoned inputs rerun on
@@ -138,30 +144,88 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.emitChanged();
   }
 
-  /** Emits the difference between each changed key's value before the transaction and now. */
-  private emitChanged(): void {
-    if (this.changed.size === 0) return;
-    const out: Event<O>[] = [];
-    for (const [k, old] of this.changed) {
-      const cur = this.state.get(k);
-      if (old === undefined) {
-        if (cur !== undefined) out.push({ type: 'add', new: cur });
-      } else if (cur === undefined) {
-        out.push({ type: 'delete', old });
-      } else if (!this.rewritten.has(k) || !this.same(old, cur, k)) {
-        out.push({ type: 'update', old, new: cur });
-      }
+  /** The record of an input key, created on first sight. */
+  private record(key: string): InputRecord<O> {
+    let r = this.inputs.get(key);
+    if (r === undefined) {
+      r = new InputRecord<O>(key);
+      this.inputs.set(key, r);
     }
-    clearMap(this.changed);
-    if (this.rewritten.size > 0) this.rewritten.clear();
-    this.emit(out);
+    return r;
   }
 
-  /** Writes an output key, remembering its value before the first write of this transaction. */
-  private put(key: string, value: O | undefined): void {
-    if (!this.changed.has(key)) this.changed.set(key, this.state.get(key));
-    else this.rewritten.add(key);
-    this.setState(key, value);
+  private queue(r: InputRecord<O>, mark: number): void {
+    if (r.queuedAt === mark) return;
+    r.queuedAt = mark;
+    this.affected.push(r);
+  }
+
+  /** Emits the difference between each changed key's value before the batch and now, one event per key. */
+  private emitChanged(): void {
+    const changed = this.changed;
+    if (changed.length === 0) return;
+    if (changed.length === 1) {
+      // Exact-size literals: a `push`ed array gets a 17-slot store, for every single-event transaction.
+      const slot = changed.at(0);
+      const e = this.settle(slot);
+      changed.reset();
+      this.batches++;
+      if (e !== undefined) this.emit([e], [slot.key]);
+      return;
+    }
+    const out: Event<O>[] = [];
+    const keys: string[] = [];
+    for (let i = 0; i < changed.length; i++) {
+      const slot = changed.at(i);
+      const e = this.settle(slot);
+      if (e === undefined) continue;
+      out.push(e);
+      keys.push(slot.key);
+    }
+    changed.reset();
+    this.batches++;
+    this.emit(out, keys);
+  }
+
+  /** The event a changed slot amounts to (if any); drops the slot when nobody produces it any more. */
+  private settle(slot: OutputSlot<O>): Event<O> | undefined {
+    const old = slot.before;
+    const cur = slot.value;
+    slot.before = undefined;
+    if (cur === undefined) this.dropIfEmpty(slot);
+    if (old === undefined) return cur === undefined ? undefined : { type: 'add', new: cur };
+    if (cur === undefined) return { type: 'delete', old };
+    return !slot.rewritten || !this.same(old, cur, slot.key) ? { type: 'update', old, new: cur } : undefined;
+  }
+
+  /** Ends a batch without emitting it (the initial state, built before anyone listens). */
+  private settleChanged(): void {
+    for (let i = 0; i < this.changed.length; i++) {
+      const slot = this.changed.at(i);
+      slot.before = undefined;
+      if (slot.value === undefined) this.dropIfEmpty(slot);
+    }
+    this.changed.reset();
+    this.batches++;
+  }
+
+  /** A slot nobody produces any more leaves once its batch is out (within the batch it remembers `before`). */
+  private dropIfEmpty(slot: OutputSlot<O>): void {
+    if (slot.owner === undefined && this.slots.get(slot.key) === slot) this.slots.delete(slot.key);
+  }
+
+  /** Makes `value` the visible value of a slot, remembering the value before the batch's first change. */
+  private put(slot: OutputSlot<O>, value: O | undefined): void {
+    if (slot.changedIn !== this.batches) {
+      slot.changedIn = this.batches;
+      slot.before = slot.value;
+      slot.rewritten = false;
+      this.changed.push(slot);
+    } else {
+      slot.rewritten = true;
+    }
+    slot.value = value;
+    this.setState(slot.key, value);
   }
 
   /** `equals` for outputs; a user `equals` that throws counts as "different" and is reported. */
@@ -181,14 +245,14 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     const found = this.conflicts;
     this.conflicts = [];
     for (const c of found) {
-      const owners = this.producers.get(c.key);
+      const { slot, input } = c;
       // Resolved within the transaction (the owner let the key go, or this input stopped producing it).
-      if (owners === undefined || owners[0] === c.input || !owners.includes(c.input)) continue;
+      if (slot.owner === undefined || slot.owner === input || slot.waiting?.includes(input) !== true) continue;
       this.reportError(
         new TransformError(
           this.name,
-          c.input,
-          new KeyError(this.name, c.value, `output key ${JSON.stringify(c.key)} is already produced by input ${JSON.stringify(owners[0])}; that input keeps it`),
+          input.key,
+          new KeyError(this.name, c.value, `output key ${JSON.stringify(slot.key)} is already produced by input ${JSON.stringify(slot.owner.key)}; that input keeps it`),
         ),
       );
     }
@@ -215,67 +279,73 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     return isPropagating() && source.rank >= this.flushRank;
   };
 
+  /** A closed context for the next run: the reused one, or a fresh one should a run be under way. */
+  private contextFor(inputKey: string | undefined): TransformContext {
+    const ctx = this.context;
+    if (ctx !== undefined && ctx.closed) {
+      ctx.reopen(inputKey);
+      return ctx;
+    }
+    return (this.context = new TransformContext(this.uid, this.name, inputKey, this.checkSource));
+  }
+
   /** Reruns one input against the current state and records the changed outputs. */
-  private recompute(inputKey: string): void {
-    const input = this.parent.getKey(inputKey);
+  private recompute(rec: InputRecord<O>): void {
+    const input = this.parent.getKey(rec.key);
     if (input === undefined) {
-      this.removeInput(inputKey);
+      this.removeInput(rec);
       return;
     }
     this.recomputations++;
-    const ctx = new TransformContext(this.uid, this.name, this.keyedInputs ? inputKey : undefined, this.checkSource);
+    const ctx = this.contextFor(this.keyedInputs ? rec.key : undefined);
     let outputs: ReadonlyMap<string, O>;
     try {
       const result = this.transform(ctx, input);
-      outputs = this.singleOutput ? this.keyedOne(result as unknown as O | undefined | null) : this.keyed(result, inputKey);
+      outputs = this.singleOutput ? this.keyedOne(result as unknown as O | undefined | null) : this.keyed(result, rec.key);
     } catch (e) {
       ctx.closed = true;
-      if (ctx.stale) this.retryLater(inputKey, ctx);
-      else this.fail(inputKey, ctx, e);
+      if (ctx.stale) this.retryLater(rec, ctx);
+      else this.fail(rec, ctx, e);
       return;
     }
     ctx.closed = true;
     // Also when the transform caught the StaleRead itself: its result rests on a read that did not happen.
     if (ctx.stale) {
-      this.retryLater(inputKey, ctx);
+      this.retryLater(rec, ctx);
       return;
     }
-    this.failing.delete(inputKey);
+    rec.error = undefined;
     if (ctx.discarded) {
       // Keep the last good result; a first run with a non-empty result still counts (it sets a default).
       // What this run read is added to what the kept result read, so a change to either recomputes.
-      if (this.mappings.has(inputKey) || outputs.size === 0) {
-        this.keepLastGood(inputKey, ctx);
+      if (rec.applied || outputs.size === 0) {
+        this.keepLastGood(rec, ctx);
         return;
       }
     }
-    this.goodDeps.delete(inputKey);
-    this.setDeps(inputKey, ctx.deps);
-    this.applyOutputs(inputKey, outputs);
+    rec.goodDeps = undefined;
+    this.setDeps(rec, ctx.deps);
+    this.applyOutputs(rec, outputs);
   }
 
-  private fail(inputKey: string, ctx: TransformContext, e: unknown): void {
-    const err = new TransformError(this.name, this.keyedInputs ? inputKey : undefined, e);
-    this.failing.set(inputKey, err.message);
+  private fail(rec: InputRecord<O>, ctx: TransformContext, e: unknown): void {
+    const err = new TransformError(this.name, this.keyedInputs ? rec.key : undefined, e);
+    rec.error = err.message;
     // The failed run's reads join the last good run's, so fixing whatever broke it recomputes the input.
-    this.keepLastGood(inputKey, ctx);
+    this.keepLastGood(rec, ctx);
     this.reportError(err);
   }
 
   /** Abandons a run that read an uncommitted collection: link what it read (raising this rank), rerun later. */
-  private retryLater(inputKey: string, ctx: TransformContext): void {
-    this.keepLastGood(inputKey, ctx);
-    this.retry.add(inputKey);
+  private retryLater(rec: InputRecord<O>, ctx: TransformContext): void {
+    this.keepLastGood(rec, ctx);
+    this.retry.push(rec);
   }
 
   /** A run whose result is not used depends on the last good run's reads plus its own (never accumulated). */
-  private keepLastGood(inputKey: string, ctx: TransformContext): void {
-    let base = this.goodDeps.get(inputKey);
-    if (base === undefined) {
-      base = this.deps.depsOf(inputKey);
-      this.goodDeps.set(inputKey, base);
-    }
-    this.setDeps(inputKey, union(base, ctx.deps));
+  private keepLastGood(rec: InputRecord<O>, ctx: TransformContext): void {
+    const base = (rec.goodDeps ??= rec.deps);
+    this.setDeps(rec, union(base, ctx.deps));
   }
 
   /** Keys the result of a single-output transform. */
@@ -292,101 +362,105 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     );
   }
 
-  private setDeps(inputKey: string, deps: readonly Dependency[]): void {
+  private setDeps(rec: InputRecord<O>, deps: readonly Dependency[]): void {
     const before = this.hasSynced();
-    this.deps.set(inputKey, deps);
+    this.deps.set(rec, deps);
     // A new, unsynced dependency must hold back our own sync; re-check once the dust settles.
     if (!before) scheduleSync(this);
   }
 
-  private removeInput(inputKey: string): void {
-    if (this.mappings.has(inputKey)) this.applyOutputs(inputKey, NO_OUTPUTS);
-    this.mappings.delete(inputKey);
-    this.failing.delete(inputKey);
-    this.goodDeps.delete(inputKey);
-    this.deps.delete(inputKey);
+  private removeInput(rec: InputRecord<O>): void {
+    if (rec.outputs !== NO_OUTPUTS) this.applyOutputs(rec, NO_OUTPUTS);
+    this.deps.delete(rec);
+    rec.goodDeps = undefined;
+    rec.error = undefined;
+    if (this.inputs.get(rec.key) === rec) this.inputs.delete(rec.key);
   }
 
   /** Diffs one input's new outputs against its old ones and against what other inputs produce. */
-  private applyOutputs(inputKey: string, next: ReadonlyMap<string, O>): void {
-    const prev = this.mappings.get(inputKey) ?? NO_OUTPUTS;
-    this.mappings.set(inputKey, next);
+  private applyOutputs(rec: InputRecord<O>, next: ReadonlyMap<string, O>): void {
+    const prev = rec.outputs;
+    rec.outputs = next;
+    rec.applied = true;
     // SingleOutput is read through its fields: the iterator protocol would allocate on this hot path.
-    if (next instanceof SingleOutput) this.produce(inputKey, next.onlyKey(), next.onlyValue(), prev);
-    else for (const [k, v] of next) this.produce(inputKey, k, v, prev);
+    if (next instanceof SingleOutput) this.produce(rec, next.onlyKey(), next.onlyValue(), prev);
+    else for (const [k, v] of next) this.produce(rec, k, v, prev);
     if (prev instanceof SingleOutput) {
       const k = prev.onlyKey();
-      if (!next.has(k)) this.release(inputKey, k);
+      if (!next.has(k)) this.release(rec, k);
     } else {
-      for (const k of prev.keys()) if (!next.has(k)) this.release(inputKey, k);
+      for (const k of prev.keys()) if (!next.has(k)) this.release(rec, k);
     }
   }
 
-  /** `inputKey` produces `v` under `k`: it becomes (or stays) the owner, or queues behind the owner. */
-  private produce(inputKey: string, k: string, v: O, prev: ReadonlyMap<string, O>): void {
-    const owners = this.producers.get(k);
-    if (owners === undefined) {
-      this.producers.set(k, [inputKey]);
-      this.put(k, v);
-    } else if (owners[0] === inputKey) {
-      const cur = this.state.get(k)!;
-      if (!this.same(cur, v, k)) this.put(k, v);
+  /** `rec` produces `v` under `k`: it becomes (or stays) the owner, or queues behind the owner. */
+  private produce(rec: InputRecord<O>, k: string, v: O, prev: ReadonlyMap<string, O>): void {
+    const slot = this.slots.get(k);
+    if (slot === undefined) {
+      const fresh = new OutputSlot<O>(k, rec);
+      this.slots.set(k, fresh);
+      this.put(fresh, v);
+    } else if (slot.owner === rec) {
+      if (!this.same(slot.value!, v, k)) this.put(slot, v);
+    } else if (slot.owner === undefined) {
+      // Emptied earlier in this batch and not yet dropped: taking it over keeps one event for the key.
+      slot.owner = rec;
+      this.put(slot, v);
     } else if (!prev.has(k)) {
-      owners.push(inputKey);
-      this.conflicts.push({ key: k, input: inputKey, value: v });
+      (slot.waiting ??= []).push(rec);
+      this.conflicts.push({ slot, input: rec, value: v });
     }
   }
 
-  /** `inputKey` no longer produces `k`: the next producer in line takes it over, or it goes. */
-  private release(inputKey: string, k: string): void {
-    const owners = this.producers.get(k)!;
-    const wasOwner = owners[0] === inputKey;
-    owners.splice(owners.indexOf(inputKey), 1);
-    if (!wasOwner) return;
-    const cur = this.state.get(k)!;
-    if (owners.length === 0) {
-      this.producers.delete(k);
-      this.put(k, undefined);
+  /** `rec` no longer produces `k`: the next producer in line takes it over, or it goes. */
+  private release(rec: InputRecord<O>, k: string): void {
+    const slot = this.slots.get(k)!;
+    if (slot.owner !== rec) {
+      slot.stopWaiting(rec);
+      return;
+    }
+    slot.promoteNext();
+    const heir = slot.owner;
+    if (heir === undefined) {
+      this.put(slot, undefined);
     } else {
-      const v = this.mappings.get(owners[0]!)!.get(k)!;
-      if (!this.same(cur, v, k)) this.put(k, v);
+      const v = heir.outputs.get(k)!;
+      if (!this.same(slot.value!, v, k)) this.put(slot, v);
     }
   }
 
   protected onDispose(): void {
     this.parent.removeDependent(this);
     for (const src of [...this.deps.sources()]) src.removeDependent(this);
-    this.parentInbox = [];
-    this.depInbox.clear();
-    this.changed.clear();
-    this.rewritten.clear();
-    this.retry.clear();
+    this.parentKeys.reset();
+    this.depSources.reset();
+    this.depEvents.reset();
+    this.depKeys.reset();
+    this.settleChanged();
+    this.retry = [];
   }
 
   /** @internal Dependency state, for white-box tests. */
-  dependencyIndex(): DependencyIndex {
+  dependencyIndex(): DependencyIndex<InputRecord<O>> {
     return this.deps;
   }
 
   override dump(): CollectionDump {
     const inputs: Record<string, InputDump> = {};
-    for (const [k, m] of this.mappings) {
+    for (const [k, r] of this.inputs) {
       const d: InputDump = {};
-      if (m.size > 0) d.outputs = [...m.keys()].sort();
-      const deps = this.deps.depsOf(k);
-      if (deps.length > 0) d.dependencies = deps.map((x) => x.source.name).sort();
-      const err = this.failing.get(k);
-      if (err !== undefined) (d as InputDump & { error?: string }).error = err;
+      if (r.outputs.size > 0) d.outputs = [...r.outputs.keys()].sort();
+      if (r.deps.length > 0) d.dependencies = r.deps.map((x) => x.source.name).sort();
+      if (r.error !== undefined) (d as InputDump & { error?: string }).error = r.error;
       inputs[k] = d;
     }
     return { outputs: Object.fromEntries(this.state), inputCollection: this.parent.name, inputs, synced: this.hasSynced() };
   }
 
   override checkInvariants(): void {
-    const bad = outputLedgerInconsistency(this.parent, this.mappings, this.producers, this.state, this.eq) ?? this.deps.inconsistency();
+    const bad = outputLedgerInconsistency(this.parent, this.inputs, this.slots, this.state, this.eq) ?? this.deps.inconsistency();
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }
-
 }
 
 function union(a: readonly Dependency[], b: readonly Dependency[]): readonly Dependency[] {

@@ -68,20 +68,20 @@ export class IndexCollection<O> extends CollectionNode<IndexObject<O>> {
       if (e.new !== undefined) for (const k of this.index.extract(e.new)) touched.add(k);
     }
     const out: Event<IndexObject<O>>[] = [];
-    for (const k of touched) this.refresh(k, out);
-    this.emit(out);
+    const keys: string[] = [];
+    for (const k of touched) if (this.refresh(k, out)) keys.push(k);
+    this.emit(out, keys);
   }
 
-  /** Rebuilds one group from the index (which the source already updated in this transaction). */
-  private refresh(key: string, out: Event<IndexObject<O>>[]): void {
+  /** Rebuilds one group from the index (which the source already updated in this transaction); returns whether it appended an event. */
+  private refresh(key: string, out: Event<IndexObject<O>>[]): boolean {
     const objects = Array.from(this.index.lookupValues(key));
     const cur = this.state.get(key);
     if (objects.length === 0) {
-      if (cur !== undefined) {
-        this.setState(key, undefined);
-        out.push({ type: 'delete', old: cur });
-      }
-      return;
+      if (cur === undefined) return false;
+      this.setState(key, undefined);
+      out.push({ type: 'delete', old: cur });
+      return true;
     }
     const next = new Group(key, objects);
     if (cur === undefined) {
@@ -90,7 +90,10 @@ export class IndexCollection<O> extends CollectionNode<IndexObject<O>> {
     } else if (!sameGroup(cur, next)) {
       this.setState(key, next);
       out.push({ type: 'update', old: cur, new: next });
+    } else {
+      return false;
     }
+    return true;
   }
 
   protected upstreamReady(): boolean {

@@ -1,6 +1,5 @@
 // The engine shared by joinCollection and joinWithMergeCollection: recompute each touched key from the children.
 import type { Event } from '../core/event.js';
-import { latest } from '../core/event.js';
 import { TransformError } from '../core/errors.js';
 import { schedule } from '../core/transaction.js';
 import type { CollectionDump, CollectionOptions, InputDump } from '../core/types.js';
@@ -38,19 +37,20 @@ export abstract class JoinNode<T> extends CollectionNode<T> {
   /** The joined value for `key` from the children's current values, or undefined for none. */
   protected abstract combine(key: string, values: T[]): T | undefined;
 
-  override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[]): void {
+  override receive(_from: InternalCollection<unknown>, _events: readonly Event<unknown>[], keys: readonly string[]): void {
     if (this.disposed) return;
-    for (const e of events) this.touched.add(from.keyOf(latest(e)));
+    for (const k of keys) this.touched.add(k);
     schedule(this);
   }
 
   flush(): void {
-    const keys = this.touched;
+    const touched = this.touched;
     this.touched = new Set();
     if (this.disposed) return;
     const out: Event<T>[] = [];
-    for (const k of keys) this.resolve(k, out);
-    this.emit(out);
+    const keys: string[] = [];
+    for (const k of touched) if (this.resolve(k, out)) keys.push(k);
+    this.emit(out, keys);
   }
 
   /** The values the children hold for `key`, in children order. */
@@ -63,7 +63,8 @@ export abstract class JoinNode<T> extends CollectionNode<T> {
     return values;
   }
 
-  private resolve(key: string, out: Event<T>[]): void {
+  /** Recomputes one key; returns whether it appended an event to `out`. */
+  private resolve(key: string, out: Event<T>[]): boolean {
     const cur = this.state.get(key);
     const values = this.valuesFor(key);
     let next: T | undefined;
@@ -72,11 +73,11 @@ export abstract class JoinNode<T> extends CollectionNode<T> {
     } catch (e) {
       // Keep the last joined value; the error names the key being joined.
       this.reportError(new TransformError(this.name, key, e));
-      return;
+      return false;
     }
     if (next === null) next = undefined;
     if (cur === undefined) {
-      if (next === undefined) return;
+      if (next === undefined) return false;
       this.setState(key, next);
       out.push({ type: 'add', new: next });
     } else if (next === undefined) {
@@ -85,7 +86,10 @@ export abstract class JoinNode<T> extends CollectionNode<T> {
     } else if (cur !== next && !this.eq(cur, next)) {
       this.setState(key, next);
       out.push({ type: 'update', old: cur, new: next });
+    } else {
+      return false;
     }
+    return true;
   }
 
   protected upstreamReady(): boolean {

@@ -1,6 +1,5 @@
 // mapCollection: a 1:1 view of a collection through a function that keeps each object's key.
 import type { Event } from '../core/event.js';
-import { latest } from '../core/event.js';
 import { KeyError, TransformError } from '../core/errors.js';
 import { freezeOutput } from '../core/freeze.js';
 import { schedule } from '../core/transaction.js';
@@ -11,7 +10,8 @@ import { CollectionNode } from './node.js';
 class MapNode<T, U> extends CollectionNode<U> {
   /** The parent object each output was mapped from: an unchanged parent object is not mapped again. */
   private readonly from = new Map<string, T>();
-  private inbox: Event<T>[] = [];
+  /** Keys of the parent's batches since the last flush. */
+  private inbox: string[] = [];
 
   constructor(
     private readonly parent: InternalCollection<T>,
@@ -26,39 +26,39 @@ class MapNode<T, U> extends CollectionNode<U> {
     this.evaluateSync();
   }
 
-  override receive(_from: InternalCollection<unknown>, events: readonly Event<unknown>[]): void {
+  override receive(_from: InternalCollection<unknown>, _events: readonly Event<unknown>[], keys: readonly string[]): void {
     if (this.disposed) return;
-    for (const e of events) this.inbox.push(e as Event<T>);
+    for (const k of keys) this.inbox.push(k);
     schedule(this);
   }
 
   flush(): void {
-    const events = this.inbox;
+    const inbox = this.inbox;
     this.inbox = [];
     if (this.disposed) return;
     const out: Event<U>[] = [];
+    const keys: string[] = [];
     const seen = new Set<string>();
-    for (const e of events) {
-      const k = this.parent.keyOf(latest(e));
+    for (const k of inbox) {
       if (seen.has(k)) continue;
       seen.add(k);
-      this.remap(k, out);
+      if (this.remap(k, out)) keys.push(k);
     }
-    this.emit(out);
+    this.emit(out, keys);
   }
 
-  private remap(key: string, out: Event<U>[]): void {
+  /** Maps one key again; returns whether it appended an event to `out`. */
+  private remap(key: string, out: Event<U>[]): boolean {
     const input = this.parent.getKey(key);
     const cur = this.state.get(key);
     if (input === undefined) {
       this.from.delete(key);
-      if (cur !== undefined) {
-        this.setState(key, undefined);
-        out.push({ type: 'delete', old: cur });
-      }
-      return;
+      if (cur === undefined) return false;
+      this.setState(key, undefined);
+      out.push({ type: 'delete', old: cur });
+      return true;
     }
-    if (cur !== undefined && this.from.get(key) === input) return;
+    if (cur !== undefined && this.from.get(key) === input) return false;
     let next: U;
     try {
       next = this.fn(input);
@@ -66,7 +66,7 @@ class MapNode<T, U> extends CollectionNode<U> {
       if (k !== key) throw new KeyError(this.name, next, `mapCollection must keep the key: ${JSON.stringify(key)} became ${JSON.stringify(k)}`);
     } catch (e) {
       this.reportError(new TransformError(this.name, key, e));
-      return;
+      return false;
     }
     next = freezeOutput(next);
     this.from.set(key, input);
@@ -76,7 +76,10 @@ class MapNode<T, U> extends CollectionNode<U> {
     } else if (cur !== next && !this.eq(cur, next)) {
       this.setState(key, next);
       out.push({ type: 'update', old: cur, new: next });
+    } else {
+      return false;
     }
+    return true;
   }
 
   protected upstreamReady(): boolean {

@@ -2,8 +2,8 @@
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
 import { internal, type IndexHandle } from '../core/internal.js';
 import { UsageError } from '../core/errors.js';
-import { fetch } from '../fetch/fetch.js';
-import { filterIndex, type FetchFilter, type IndexLike } from '../fetch/filters.js';
+import { fetchIndexed } from '../fetch/fetch.js';
+import type { FetchFilter, IndexLike } from '../fetch/filters.js';
 import { IndexCollection, type IndexObject } from './indexCollection.js';
 
 /** A secondary index over a collection, kept in step with it inside every transaction. */
@@ -27,7 +27,7 @@ class IndexImpl<O> implements Index<O> {
   }
 
   fetch(ctx: HandlerContext, key: string, ...filters: FetchFilter[]): O[] {
-    return fetch(ctx, this.collection, filterIndex(this, key), ...filters);
+    return fetchIndexed(ctx, this.collection, this.handle, key, filters);
   }
 
   asCollection(opts?: CollectionOptions): Collection<IndexObject<O>> {

@@ -30,7 +30,7 @@ class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<
   updateObject(o: T): void {
     const key = this.keyOf(o);
     const v = freezeInput(o);
-    this.run(() => this.write(key, v, true));
+    this.writeOne(key, v, true);
   }
 
   conditionalUpdateObject(o: T): void {
@@ -44,7 +44,7 @@ class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<
   }
 
   deleteObject(key: string): void {
-    this.run(() => this.write(key, undefined, false));
+    this.writeOne(key, undefined, false);
   }
 
   deleteObjects(predicate: (o: T) => boolean): void {

@@ -9,7 +9,7 @@ import { SyncState } from '../core/syncState.js';
 import { onAbort } from '../core/onAbort.js';
 import { InvariantError, isStrictMode } from '../core/strict.js';
 import { HandlerSet, type HandlerOwner } from '../core/handlerSet.js';
-import { afterCommitted, scheduleSync, type TxNode } from '../core/transaction.js';
+import { afterCommitted, deliverAfterCommit, scheduleSync, type BatchReceiver, type TxNode } from '../core/transaction.js';
 import type { Dependent, IndexHandle, InternalCollection } from '../core/internal.js';
 import type {
   BatchHandler,
@@ -178,27 +178,26 @@ export abstract class CollectionNode<T>
   }
 
   /** Receives a batch from a collection this one reads; subclasses that read something override it. */
-  receive(from: InternalCollection<unknown>, _events: readonly Event<unknown>[]): void {
+  receive(from: InternalCollection<unknown>, _events: readonly Event<unknown>[], _keys: readonly string[]): void {
     throw new Error(`rxkrt internal: ${this.name} received a batch from ${from.name} but reads nothing`);
   }
 
   abstract flush(): void;
 
-  /** Commits a batch: dependents get it now (inside the transaction), handlers after the commit. */
-  protected emit(events: Event<T>[]): void {
+  /**
+   * Commits a batch: dependents get it now (inside the transaction), handlers after the commit. `keys[i]`
+   * is the key of `events[i]`: emitters know it, and dependents would otherwise derive it again per event.
+   */
+  protected emit(events: Event<T>[], keys: readonly string[]): void {
     if (events.length === 0) return;
-    if (isStrictMode()) this.checkBatch(events);
+    if (isStrictMode()) this.checkBatch(events, keys);
     Object.freeze(events);
     this.batchCount++;
     this.eventCount += events.length;
     const initial = !this.syncState.hasSynced();
-    for (const d of this.dependents) d.receive(this as InternalCollection<unknown>, events as readonly Event<unknown>[]);
+    for (const d of this.dependents) d.receive(this as InternalCollection<unknown>, events as readonly Event<unknown>[], keys);
     const regs = this.handlers.snapshot();
-    if (regs.length > 0) {
-      afterCommitted(() => {
-        for (const r of regs) r.deliver(events, initial);
-      });
-    }
+    if (regs.length > 0) deliverAfterCommit(regs as readonly BatchReceiver[], events as readonly Event<unknown>[], initial);
   }
 
   /**
@@ -208,8 +207,19 @@ export abstract class CollectionNode<T>
   protected readonly emitsEqualUpdates: boolean = false;
 
   /** Strict mode: every event is well formed, and a derived collection never emits an update between equal values. */
-  private checkBatch(events: readonly Event<T>[]): void {
-    for (const e of events) {
+  private checkBatch(events: readonly Event<T>[], keys: readonly string[]): void {
+    if (keys.length !== events.length) throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted ${events.length} events with ${keys.length} keys`);
+    const seen = new Set<string>();
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      const key = keys[i]!;
+      if (seen.has(key)) throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted two events for key ${JSON.stringify(key)} in one batch`);
+      seen.add(key);
+      for (const o of [e.old, e.new]) {
+        if (o !== undefined && this.keyOf(o) !== key) {
+          throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted an event for ${JSON.stringify(this.keyOf(o))} under key ${JSON.stringify(key)}`);
+        }
+      }
       const ok = e.type === 'add' ? e.new !== undefined : e.type === 'delete' ? e.old !== undefined : e.old !== undefined && e.new !== undefined;
       if (!ok) throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted a malformed ${e.type} event`);
       if (e.type === 'update' && !this.emitsEqualUpdates && this.eq(e.old!, e.new!)) {
@@ -290,20 +300,20 @@ export abstract class CollectionNode<T>
  */
 function perEvent<T>(handler: EventHandler<T>): BatchHandler<T> {
   return (batch) => {
-    const errors: unknown[] = [];
+    let errors: unknown[] | undefined;
     for (let i = 0; i < batch.length; i++) {
       let r: void | Promise<void>;
       try {
         r = handler(batch[i]!);
       } catch (e) {
-        errors.push(e);
+        (errors ??= []).push(e);
         continue;
       }
       if (typeof r === 'object' && r !== null && typeof (r as Promise<void>).then === 'function') {
-        return continueAfter(r, handler, batch, i + 1, errors);
+        return continueAfter(r, handler, batch, i + 1, errors ?? []);
       }
     }
-    if (errors.length > 0) throw combined(errors);
+    if (errors !== undefined) throw combined(errors);
     return undefined;
   };
 }

@@ -27,7 +27,8 @@ export interface Dependent {
   readonly uid: number;
   rank: number;
   readonly name: string;
-  receive(from: InternalCollection<unknown>, events: readonly import('./event.js').Event<unknown>[]): void;
+  /** A batch from a collection this node reads; `keys[i]` is the key of `events[i]` (so nobody derives it again). */
+  receive(from: InternalCollection<unknown>, events: readonly import('./event.js').Event<unknown>[], keys: readonly string[]): void;
   /** Dependents of this node, for rank propagation. */
   dependentsForRank(): Iterable<Dependent>;
   /** Re-evaluate sync (something this node reads may have synced). */

@@ -43,6 +43,11 @@ export function isSubset(subset: Labels, superset: Labels): boolean {
 
 /** True when `selector` is non-empty and contained in `labels` (an empty selector selects nothing). */
 export function selectsNonEmpty(selector: Labels, labels: Labels): boolean {
-  for (const _ in selector) return isSubset(selector, labels);
-  return false;
+  // One pass (not an emptiness check and then isSubset): this runs for every candidate of every fetch.
+  let empty = true;
+  for (const k in selector) {
+    if (labels[k] !== selector[k]) return false;
+    empty = false;
+  }
+  return !empty;
 }

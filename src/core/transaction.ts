@@ -8,6 +8,7 @@
 import { RankHeap, type Ranked } from './minHeap.js';
 import { isStrictMode } from './strict.js';
 import { log } from './logger.js';
+import type { Event } from './event.js';
 
 /** @internal What the engine needs from a collection. */
 export interface TxNode extends Ranked {
@@ -26,11 +27,24 @@ export interface TxNode extends Ranked {
 type Phase = 'idle' | 'open' | 'propagating' | 'delivering';
 
 let phase: Phase = 'idle';
-let depth = 0;
 const dirty = new RankHeap<TxNode>();
 const syncDirty = new RankHeap<TxNode>();
+/** Nodes flushed in this commit, for strict mode's invariant checks (left empty otherwise). */
 let touched: TxNode[] = [];
-let afterCommit: Array<() => void> = [];
+/**
+ * Work queued for after the commit. Drained by index and emptied slot by slot, never replaced: a fresh
+ * array per commit was a 150-byte allocation for every single-event transaction.
+ */
+const afterCommit: Array<(() => void) | readonly BatchReceiver[] | undefined> = [];
+/** For deliveries in `afterCommit`: the batch, and whether it counts towards the receivers' initial sync. */
+const afterCommitBatch: Array<readonly Event<unknown>[] | undefined> = [];
+const afterCommitInitial: boolean[] = [];
+let afterCommitLength = 0;
+
+/** @internal Takes committed batches: a handler registration. */
+export interface BatchReceiver {
+  deliver(batch: readonly Event<unknown>[], initial: boolean): void;
+}
 let deferred: Array<() => void> = [];
 
 /**
@@ -46,12 +60,7 @@ export function batch(fn: () => void): void {
 /** @internal Runs a mutation inside the current transaction, a new one, or after the current delivery. */
 export function mutate(fn: () => void): void {
   if (phase === 'open') {
-    depth++;
-    try {
-      fn();
-    } finally {
-      depth--;
-    }
+    fn();
     return;
   }
   if (phase !== 'idle') {
@@ -59,13 +68,16 @@ export function mutate(fn: () => void): void {
     return;
   }
   phase = 'open';
-  depth = 1;
   try {
     fn();
   } finally {
-    depth = 0;
     commit();
   }
+}
+
+/** @internal True inside an open transaction (a `batch` or a mutation), where writes apply directly. */
+export function isOpen(): boolean {
+  return phase === 'open';
 }
 
 /** @internal True while the engine is propagating (transforms are running). */
@@ -78,7 +90,7 @@ export function schedule(node: TxNode): void {
   if (node.queued) return;
   node.queued = true;
   dirty.push(node);
-  touched.push(node);
+  if (isStrictMode()) touched.push(node);
 }
 
 /** @internal Asks for a node's sync flag to be re-evaluated in the current (or a new) transaction. */
@@ -94,7 +106,37 @@ export function scheduleSync(node: TxNode): void {
 /** @internal Queues work (handler delivery, error reports) to run once the transaction has committed. */
 export function afterCommitted(work: () => void): void {
   if (phase === 'idle') work();
-  else afterCommit.push(work);
+  else afterCommit[afterCommitLength++] = work;
+}
+
+/**
+ * @internal Hands `batch` to each receiver once the transaction has committed. The same as `afterCommitted`
+ * with a closure, without the closure: this runs for every batch of every collection with handlers.
+ */
+export function deliverAfterCommit(receivers: readonly BatchReceiver[], batch: readonly Event<unknown>[], initial: boolean): void {
+  if (phase === 'idle') {
+    for (const r of receivers) r.deliver(batch, initial);
+    return;
+  }
+  const i = afterCommitLength++;
+  afterCommit[i] = receivers;
+  afterCommitBatch[i] = batch;
+  afterCommitInitial[i] = initial;
+}
+
+/**
+ * @internal Opens a transaction if none is running, for a caller that commits it with `commitOpened` in a
+ * `finally`; false when one is running (then use `mutate`). Lets a single write skip `mutate`'s closure.
+ */
+export function beginIfIdle(): boolean {
+  if (phase !== 'idle') return false;
+  phase = 'open';
+  return true;
+}
+
+/** @internal Commits the transaction `beginIfIdle` opened. */
+export function commitOpened(): void {
+  commit();
 }
 
 function noop(): void {}
@@ -127,7 +169,7 @@ function commit(): void {
           log().error('a collection failed while settling its sync state', e);
         }
       }
-      if (isStrictMode()) {
+      if (touched.length > 0) {
         for (const n of touched) {
           try {
             n.checkInvariants();
@@ -137,15 +179,28 @@ function commit(): void {
         }
       }
     } finally {
-      touched = [];
+      if (touched.length > 0) touched = [];
       phase = 'delivering';
     }
     // Delivery can queue more after-commit work (a handler that throws is reported on errors$ through
-    // afterCommitted): drain until nothing is left, so such reports are not held until the next commit.
-    while (afterCommit.length > 0) {
-      const work = afterCommit;
-      afterCommit = [];
-      for (const w of work) w();
+    // afterCommitted): the loop reads the length afresh, so such reports are not held until the next commit.
+    let i = 0;
+    try {
+      for (; i < afterCommitLength; i++) {
+        const w = afterCommit[i]!;
+        afterCommit[i] = undefined;
+        if (typeof w === 'function') {
+          w();
+        } else {
+          const batch = afterCommitBatch[i]!;
+          afterCommitBatch[i] = undefined;
+          for (const r of w) r.deliver(batch, afterCommitInitial[i]!);
+        }
+      }
+    } finally {
+      // Work never throws (deliveries report their handler's errors); if some did, what follows it is dropped.
+      for (; i < afterCommitLength; i++) afterCommit[i] = afterCommitBatch[i] = undefined;
+      afterCommitLength = 0;
     }
     phase = 'idle';
     if (invariantError !== undefined) {
@@ -159,7 +214,6 @@ function commit(): void {
     const next = deferred;
     deferred = [];
     phase = 'open';
-    depth = 1;
     for (const fn of next) {
       try {
         fn();
@@ -168,6 +222,5 @@ function commit(): void {
         log().error('a mutation deferred from a handler or transform threw', e);
       }
     }
-    depth = 0;
   }
 }

@@ -3,10 +3,17 @@ import { CONTEXT_BRAND, type HandlerContext } from '../core/types.js';
 import { UsageError } from '../core/errors.js';
 import type { Dependency } from './dependency.js';
 
+const NO_DEPS: readonly Dependency[] = Object.freeze([]);
+
 /** @internal The context of one transform run. */
 export class TransformContext implements HandlerContext {
   readonly [CONTEXT_BRAND] = true as const;
-  readonly deps: Dependency[] = [];
+  /**
+   * What the run fetched, in order. Starts as a shared empty array and becomes a one-element literal on the
+   * first fetch: most transforms fetch once, and the engine keeps that exact-size array for as long as the
+   * input lives instead of copying it.
+   */
+  deps: readonly Dependency[] = NO_DEPS;
   discarded = false;
   /** Set when the run is over: a context kept and used later would record into nothing. */
   closed = false;
@@ -16,7 +23,7 @@ export class TransformContext implements HandlerContext {
     readonly ownerUid: number,
     readonly ownerName: string,
     /** The input key being transformed (undefined for singletons). */
-    readonly inputKey: string | undefined,
+    public inputKey: string | undefined,
     /**
      * Vets a collection before the first read of it: throws when the owner may not read it (a cycle);
      * returns true when it may not have committed this transaction yet (see {@link StaleRead}).
@@ -26,6 +33,18 @@ export class TransformContext implements HandlerContext {
 
   /** Set when this run read a collection that may not have committed yet; its result must not be used. */
   stale = false;
+
+  /**
+   * Readies a closed context for the next run of its owner. The engine reuses one context per collection:
+   * a context a transform kept stays closed between runs, and runs never nest within one collection.
+   */
+  reopen(inputKey: string | undefined): void {
+    this.inputKey = inputKey;
+    this.deps = NO_DEPS;
+    this.discarded = false;
+    this.stale = false;
+    this.closed = false;
+  }
 
   discardResult(): void {
     this.discarded = true;
@@ -43,11 +62,16 @@ export class TransformContext implements HandlerContext {
     }
     if (this.checkSource?.(dep.source) === true) {
       // Record the dependency (so the owner ranks above the collection from now on) and abandon the run.
-      this.deps.push(dep);
+      this.add(dep);
       this.stale = true;
       throw new StaleRead(dep.source.name);
     }
-    this.deps.push(dep);
+    this.add(dep);
+  }
+
+  private add(dep: Dependency): void {
+    if (this.deps === NO_DEPS) this.deps = [dep];
+    else (this.deps as Dependency[]).push(dep);
   }
 }
 

@@ -9,7 +9,9 @@ export interface Dependency {
   readonly source: InternalCollection<unknown>;
   /** undefined: no key filter; empty: matches nothing. */
   readonly keys?: readonly string[];
-  readonly index?: { readonly handle: IndexHandle<unknown>; readonly key: string };
+  /** Index filter: the index and the key looked up in it (both set or both undefined). */
+  readonly indexHandle?: IndexHandle<unknown>;
+  readonly indexKey?: string;
   readonly labels?: Labels;
   readonly selects?: Labels;
   readonly selectsNonEmpty?: Labels;
@@ -25,7 +27,8 @@ export interface Dependency {
  */
 class DependencyRecord implements Dependency {
   keys: readonly string[] | undefined = undefined;
-  index: { readonly handle: IndexHandle<unknown>; readonly key: string } | undefined = undefined;
+  indexHandle: IndexHandle<unknown> | undefined = undefined;
+  indexKey: string | undefined = undefined;
   labels: Labels | undefined = undefined;
   selects: Labels | undefined = undefined;
   selectsNonEmpty: Labels | undefined = undefined;
@@ -47,36 +50,63 @@ export function buildDependency(
   suppress?: (a: unknown, b: unknown) => boolean,
 ): Dependency {
   const d = new DependencyRecord(source, suppress);
-  for (const f of filters) {
-    switch (f.kind) {
-      case 'keys':
-        d.keys = f.keys;
-        break;
-      case 'index':
-        if (f.index.handle.source !== source) {
-          throw new UsageError(
-            `filterIndex: index ${JSON.stringify(f.index.handle.name)} belongs to collection ` +
-              `${JSON.stringify(f.index.handle.source.name)}, not to ${JSON.stringify(source.name)}`,
-          );
-        }
-        d.index = { handle: f.index.handle, key: f.key };
-        break;
-      case 'labels':
-        d.labels = f.labels;
-        break;
-      case 'selects':
-        d.selects = f.labels;
-        break;
-      case 'selectsNonEmpty':
-        d.selectsNonEmpty = f.labels;
-        break;
-      case 'generic':
-        d.generic = f.predicate;
-        break;
-    }
+  for (const f of filters) applyFilter(d, f);
+  return checked(d);
+}
+
+/**
+ * @internal `buildDependency` for a fetch through an index (`Index.fetch`): the index filter is applied
+ * from its parts, without a filter object or a spread of the caller's filters.
+ */
+export function buildIndexedDependency(
+  source: InternalCollection<unknown>,
+  handle: IndexHandle<unknown>,
+  key: string,
+  filters: readonly FetchFilter[],
+): Dependency {
+  const d = new DependencyRecord(source, undefined);
+  setIndex(d, handle, key);
+  for (const f of filters) applyFilter(d, f);
+  return checked(d);
+}
+
+function applyFilter(d: DependencyRecord, f: FetchFilter): void {
+  switch (f.kind) {
+    case 'keys':
+      d.keys = f.keys;
+      break;
+    case 'index':
+      setIndex(d, f.index.handle, f.key);
+      break;
+    case 'labels':
+      d.labels = f.labels;
+      break;
+    case 'selects':
+      d.selects = f.labels;
+      break;
+    case 'selectsNonEmpty':
+      d.selectsNonEmpty = f.labels;
+      break;
+    case 'generic':
+      d.generic = f.predicate;
+      break;
   }
-  if (d.keys !== undefined && d.index !== undefined) {
-    throw new UsageError(`fetch of ${JSON.stringify(source.name)}: cannot filter by key and by index at once`);
+}
+
+function setIndex(d: DependencyRecord, handle: IndexHandle<unknown>, key: string): void {
+  if (handle.source !== d.source) {
+    throw new UsageError(
+      `filterIndex: index ${JSON.stringify(handle.name)} belongs to collection ` +
+        `${JSON.stringify(handle.source.name)}, not to ${JSON.stringify(d.source.name)}`,
+    );
+  }
+  d.indexHandle = handle;
+  d.indexKey = key;
+}
+
+function checked(d: DependencyRecord): Dependency {
+  if (d.keys !== undefined && d.indexHandle !== undefined) {
+    throw new UsageError(`fetch of ${JSON.stringify(d.source.name)}: cannot filter by key and by index at once`);
   }
   return d;
 }
@@ -88,7 +118,7 @@ export function buildDependency(
 export function matches(dep: Dependency, o: unknown, prefiltered: boolean): boolean {
   if (!prefiltered) {
     if (dep.keys !== undefined && !dep.keys.includes(dep.source.keyOf(o))) return false;
-    if (dep.index !== undefined && !dep.index.handle.extract(o).includes(dep.index.key)) return false;
+    if (dep.indexHandle !== undefined && !dep.indexHandle.extract(o).includes(dep.indexKey!)) return false;
   }
   if (dep.selects !== undefined && !isSubset(selectorOf(o), dep.selects)) return false;
   if (dep.selectsNonEmpty !== undefined && !selectsNonEmpty(selectorOf(o), dep.selectsNonEmpty)) return false;

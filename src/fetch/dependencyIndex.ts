@@ -3,22 +3,39 @@ import type { Event } from '../core/event.js';
 import type { IndexHandle, InternalCollection } from '../core/internal.js';
 import { matches, type Dependency } from './dependency.js';
 
-interface IndexedInputs {
+/**
+ * @internal What the index needs of an input: its key, the dependencies of its last committed run (which
+ * the index alone writes), and a mark the owner uses to queue the input at most once per flush. The owner's
+ * own per-input record implements it, so the reverse index hands back records, not keys to look up again.
+ */
+export interface TrackedInput {
+  readonly key: string;
+  deps: readonly Dependency[];
+  /** The flush in which the input was last queued for recompute (see `collectAffected`). */
+  queuedAt: number;
+}
+
+/** Where `collectAffected` appends the inputs it finds. */
+interface Sink<R> {
+  push(r: R): void;
+}
+
+interface IndexedInputs<R> {
   readonly handle: IndexHandle<unknown>;
-  readonly keys: Map<string, Set<string>>;
+  readonly keys: Map<string, Set<R>>;
 }
 
 /** Everything known about one fetched collection. */
-interface SourceEntry {
+interface SourceEntry<R> {
   readonly source: InternalCollection<unknown>;
   /** Inputs with at least one dependency on this source. */
   users: number;
   /** Inputs that fetched these keys (key filters). */
-  readonly byKey: Map<string, Set<string>>;
+  readonly byKey: Map<string, Set<R>>;
   /** Inputs that fetched through an index, by index uid, then by index key. */
-  readonly byIndex: Map<number, IndexedInputs>;
+  readonly byIndex: Map<number, IndexedInputs<R>>;
   /** Inputs with a dependency no index can narrow down (labels, selectors, generic, or none): scanned on every event. */
-  readonly scan: Set<string>;
+  readonly scan: Set<R>;
 }
 
 /** @internal Called when the first input starts, or the last input stops, reading a source. */
@@ -29,21 +46,25 @@ export interface SourceUseHooks {
   matchFailed?(inputKey: string, error: unknown): void;
 }
 
-const NO_DEPS: readonly Dependency[] = [];
+/** @internal No dependencies (shared, never written to). */
+export const NO_DEPS: readonly Dependency[] = Object.freeze([]);
 
 /**
  * @internal The dependency state of one derived collection. Reverse-index entries exist only while some
  * input uses them, so relabelling or deleting inputs never leaves stale entries behind.
  */
-export class DependencyIndex {
-  private readonly byInput = new Map<string, readonly Dependency[]>();
-  private readonly bySource = new Map<number, SourceEntry>();
+export class DependencyIndex<R extends TrackedInput = TrackedInput> {
+  private readonly bySource = new Map<number, SourceEntry<R>>();
 
-  constructor(private readonly hooks: SourceUseHooks) {}
+  constructor(
+    private readonly hooks: SourceUseHooks,
+    /** The owner's input records by key (for `depsOf` and the strict-mode check). */
+    private readonly inputs: ReadonlyMap<string, R>,
+  ) {}
 
   /** What the input fetched in its last committed run. */
   depsOf(inputKey: string): readonly Dependency[] {
-    return this.byInput.get(inputKey) ?? NO_DEPS;
+    return this.inputs.get(inputKey)?.deps ?? NO_DEPS;
   }
 
   /** Whether some input currently reads the source with this uid. */
@@ -75,60 +96,57 @@ export class DependencyIndex {
     return out.sort();
   }
 
-  /** Replaces what `inputKey` depends on. Links the new records before unlinking the old, so a source kept in use never churns. */
-  set(inputKey: string, deps: readonly Dependency[]): void {
-    const old = this.byInput.get(inputKey);
-    // What is stored lives as long as the input: an exact-size copy, not the transform context's array,
-    // which grew by push and carries spare capacity (about 130 bytes per input).
+  /** Replaces what `input` depends on. Links the new records before unlinking the old, so a source kept in use never churns. */
+  set(input: R, deps: readonly Dependency[]): void {
+    // What is stored lives as long as the input. A transform context's single fetch is an exact-size
+    // literal; a longer list grew by push and carries spare capacity (about 130 bytes), so it is copied.
+    const kept = deps.length <= 1 ? deps : deps.slice();
+    const old = input.deps;
+    input.deps = kept;
     // The common case: a rerun read the same sources through the same keys and index keys. The reverse
     // index files inputs by exactly those, so only the records (whose other filters may differ) change.
-    if (old !== undefined && sameFootprint(old, deps)) {
-      this.byInput.set(inputKey, deps.slice());
-      return;
-    }
-    if (deps.length > 0) {
-      this.byInput.set(inputKey, deps.slice());
-      this.link(inputKey, deps);
-    } else {
-      this.byInput.delete(inputKey);
-    }
-    if (old !== undefined) this.unlink(inputKey, old);
+    if (sameFootprint(old, kept)) return;
+    if (kept.length > 0) this.link(input, kept);
+    if (old.length > 0) this.unlink(input, old);
   }
 
-  delete(inputKey: string): void {
-    const old = this.byInput.get(inputKey);
-    if (old === undefined) return;
-    this.byInput.delete(inputKey);
-    this.unlink(inputKey, old);
+  /** Forgets everything `input` depends on. */
+  delete(input: R): void {
+    const old = input.deps;
+    if (old.length === 0) return;
+    input.deps = NO_DEPS;
+    this.unlink(input, old);
   }
 
   /**
-   * Adds to `out` every input whose recorded dependencies on `sourceUid` match the old or the new object
-   * of some event (an update whose partialFetch projection is unchanged does not count).
+   * Appends to `out` every input whose recorded dependencies on `sourceUid` match the old or the new object
+   * of some event (an update whose partialFetch projection is unchanged does not count), marking each with
+   * `mark` so that it is appended once however many events reach it. `keys[i]` is the key of `events[i]`.
    */
-  collectAffected(sourceUid: number, events: readonly Event<unknown>[], out: Set<string>): void {
+  collectAffected(sourceUid: number, events: readonly Event<unknown>[], keys: readonly string[], mark: number, out: Sink<R>): void {
     const entry = this.bySource.get(sourceUid);
     if (entry === undefined) return;
-    const { byKey, byIndex, scan, source } = entry;
-    for (const e of events) {
-      if (byKey.size > 0) {
-        if (e.old !== undefined) this.consider(byKey.get(source.keyOf(e.old)), sourceUid, e, out);
-        if (e.new !== undefined) this.consider(byKey.get(source.keyOf(e.new)), sourceUid, e, out);
-      }
+    const { byKey, byIndex, scan } = entry;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      // An event's old and new objects live under one key.
+      if (byKey.size > 0) this.consider(byKey.get(keys[i]!), sourceUid, e, mark, out);
       if (byIndex.size > 0) {
         for (const ix of byIndex.values()) {
-          if (e.old !== undefined) for (const k of ix.handle.extract(e.old)) this.consider(ix.keys.get(k), sourceUid, e, out);
-          if (e.new !== undefined) for (const k of ix.handle.extract(e.new)) this.consider(ix.keys.get(k), sourceUid, e, out);
+          if (e.old !== undefined) for (const k of ix.handle.extract(e.old)) this.consider(ix.keys.get(k), sourceUid, e, mark, out);
+          if (e.new !== undefined) for (const k of ix.handle.extract(e.new)) this.consider(ix.keys.get(k), sourceUid, e, mark, out);
         }
       }
-      if (scan.size > 0) this.consider(scan, sourceUid, e, out);
+      if (scan.size > 0) this.consider(scan, sourceUid, e, mark, out);
     }
   }
 
   /** Strict mode: rebuilds the reverse index from the per-input records and compares. */
   inconsistency(): string | undefined {
-    const fresh = new DependencyIndex({ firstUse: () => {}, lastUse: () => {} });
-    for (const [k, deps] of this.byInput) fresh.set(k, deps);
+    const copies = new Map<string, TrackedInput>();
+    for (const k of this.inputs.keys()) copies.set(k, { key: k, deps: NO_DEPS, queuedAt: 0 });
+    const fresh = new DependencyIndex<TrackedInput>({ firstUse: () => {}, lastUse: () => {} }, copies);
+    for (const [k, r] of this.inputs) fresh.set(copies.get(k)!, r.deps);
     for (const [uid, e] of this.bySource) {
       const f = fresh.bySource.get(uid);
       if (f === undefined) return `source ${e.source.name} is indexed but no input depends on it`;
@@ -136,24 +154,27 @@ export class DependencyIndex {
       const a = this.reverseKeys(uid).join(',');
       const b = fresh.reverseKeys(uid).join(',');
       if (a !== b) return `reverse index of ${e.source.name} is [${a}], expected [${b}]`;
-      if ([...e.scan].sort().join(',') !== [...f.scan].sort().join(',')) return `scan set of ${e.source.name} is stale`;
+      const scanned = (s: Set<TrackedInput>): string => [...s].map((r) => r.key).sort().join(',');
+      if (scanned(e.scan) !== scanned(f.scan)) return `scan set of ${e.source.name} is stale`;
+      for (const inputs of e.byKey.values()) for (const r of inputs) if (this.inputs.get(r.key) !== r) return `reverse index of ${e.source.name} holds a discarded record of input ${JSON.stringify(r.key)}`;
     }
     if (fresh.bySource.size !== this.bySource.size) return 'a source that inputs depend on is missing from the reverse index';
     return undefined;
   }
 
-  private consider(candidates: Set<string> | undefined, sourceUid: number, e: Event<unknown>, out: Set<string>): void {
+  private consider(candidates: Set<R> | undefined, sourceUid: number, e: Event<unknown>, mark: number, out: Sink<R>): void {
     if (candidates === undefined) return;
-    for (const inputKey of candidates) {
-      if (!out.has(inputKey) && this.changes(inputKey, sourceUid, e)) out.add(inputKey);
+    for (const input of candidates) {
+      if (input.queuedAt !== mark && this.changes(input, sourceUid, e)) {
+        input.queuedAt = mark;
+        out.push(input);
+      }
     }
   }
 
-  private changes(inputKey: string, sourceUid: number, e: Event<unknown>): boolean {
-    const deps = this.byInput.get(inputKey);
-    if (deps === undefined) return false;
+  private changes(input: R, sourceUid: number, e: Event<unknown>): boolean {
     try {
-      for (const dep of deps) {
+      for (const dep of input.deps) {
         if (dep.source.uid !== sourceUid) continue;
         const matchedOld = e.old !== undefined && matches(dep, e.old, false);
         const matchedNew = e.new !== undefined && matches(dep, e.new, false);
@@ -166,13 +187,13 @@ export class DependencyIndex {
     } catch (err) {
       // Filters run user code. One that throws must not escape the transaction: report it, and recompute
       // the input (the safe answer; its transform meets the same filter and reports what it finds).
-      this.hooks.matchFailed?.(inputKey, err);
+      this.hooks.matchFailed?.(input.key, err);
       return true;
     }
     return false;
   }
 
-  private link(inputKey: string, deps: readonly Dependency[]): void {
+  private link(input: R, deps: readonly Dependency[]): void {
     // Sources counted once per input; most inputs fetch one thing, and then there is nothing to de-duplicate.
     const seen = deps.length > 1 ? new Set<number>() : undefined;
     for (const dep of deps) {
@@ -188,38 +209,38 @@ export class DependencyIndex {
         entry.users++;
       }
       if (dep.keys !== undefined) {
-        for (const k of dep.keys) addTo(entry.byKey, k, inputKey);
-      } else if (dep.index !== undefined) {
-        let ix = entry.byIndex.get(dep.index.handle.uid);
+        for (const k of dep.keys) addTo(entry.byKey, k, input);
+      } else if (dep.indexHandle !== undefined) {
+        let ix = entry.byIndex.get(dep.indexHandle.uid);
         if (ix === undefined) {
-          ix = { handle: dep.index.handle, keys: new Map() };
-          entry.byIndex.set(dep.index.handle.uid, ix);
+          ix = { handle: dep.indexHandle, keys: new Map() };
+          entry.byIndex.set(dep.indexHandle.uid, ix);
         }
-        addTo(ix.keys, dep.index.key, inputKey);
+        addTo(ix.keys, dep.indexKey!, input);
       } else {
-        entry.scan.add(inputKey);
+        entry.scan.add(input);
       }
     }
   }
 
-  private unlink(inputKey: string, deps: readonly Dependency[]): void {
-    const current = this.byInput.get(inputKey) ?? NO_DEPS;
+  /** Drops the entries of `deps` that the input's current records (already linked) no longer hold. */
+  private unlink(input: R, deps: readonly Dependency[]): void {
+    const current = input.deps;
     const seen = deps.length > 1 ? new Set<number>() : undefined;
     for (const dep of deps) {
       const uid = dep.source.uid;
       const entry = this.bySource.get(uid);
       if (entry === undefined) continue;
-      // The input may still reach the same entry through its new records: only drop what they no longer hold.
       if (dep.keys !== undefined) {
-        for (const k of dep.keys) if (!holdsKey(current, uid, k)) removeFrom(entry.byKey, k, inputKey);
-      } else if (dep.index !== undefined) {
-        const ix = entry.byIndex.get(dep.index.handle.uid);
-        if (ix !== undefined && !holdsIndexKey(current, uid, dep.index.handle.uid, dep.index.key)) {
-          removeFrom(ix.keys, dep.index.key, inputKey);
-          if (ix.keys.size === 0) entry.byIndex.delete(dep.index.handle.uid);
+        for (const k of dep.keys) if (!holdsKey(current, uid, k)) removeFrom(entry.byKey, k, input);
+      } else if (dep.indexHandle !== undefined) {
+        const ix = entry.byIndex.get(dep.indexHandle.uid);
+        if (ix !== undefined && !holdsIndexKey(current, uid, dep.indexHandle.uid, dep.indexKey!)) {
+          removeFrom(ix.keys, dep.indexKey!, input);
+          if (ix.keys.size === 0) entry.byIndex.delete(dep.indexHandle.uid);
         }
       } else if (!holdsScan(current, uid)) {
-        entry.scan.delete(inputKey);
+        entry.scan.delete(input);
       }
       // link() counted the input again for every source its new records use: one decrement per old source evens it out.
       if (seen === undefined || !seen.has(uid)) {
@@ -245,10 +266,7 @@ function sameFootprint(a: readonly Dependency[], b: readonly Dependency[]): bool
       if (x.keys === undefined || y.keys === undefined || x.keys.length !== y.keys.length) return false;
       for (let j = 0; j < x.keys.length; j++) if (x.keys[j] !== y.keys[j]) return false;
     }
-    if (x.index !== y.index) {
-      if (x.index === undefined || y.index === undefined) return false;
-      if (x.index.handle !== y.index.handle || x.index.key !== y.index.key) return false;
-    }
+    if (x.indexHandle !== y.indexHandle || x.indexKey !== y.indexKey) return false;
   }
   return true;
 }
@@ -258,20 +276,20 @@ function holdsKey(deps: readonly Dependency[], uid: number, key: string): boolea
 }
 
 function holdsIndexKey(deps: readonly Dependency[], uid: number, indexUid: number, key: string): boolean {
-  return deps.some((d) => d.source.uid === uid && d.index?.handle.uid === indexUid && d.index.key === key);
+  return deps.some((d) => d.source.uid === uid && d.indexHandle?.uid === indexUid && d.indexKey === key);
 }
 
 function holdsScan(deps: readonly Dependency[], uid: number): boolean {
-  return deps.some((d) => d.source.uid === uid && d.keys === undefined && d.index === undefined);
+  return deps.some((d) => d.source.uid === uid && d.keys === undefined && d.indexHandle === undefined);
 }
 
-function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
+function addTo<R>(m: Map<string, Set<R>>, k: string, v: R): void {
   let s = m.get(k);
   if (s === undefined) m.set(k, (s = new Set()));
   s.add(v);
 }
 
-function removeFrom(m: Map<string, Set<string>>, k: string, v: string): void {
+function removeFrom<R>(m: Map<string, Set<R>>, k: string, v: R): void {
   const s = m.get(k);
   if (s === undefined) return;
   s.delete(v);

@@ -1,9 +1,9 @@
 // The fetch family: read a collection inside a transform and record the dependency.
 import type { Collection, HandlerContext } from '../core/types.js';
-import { internal } from '../core/internal.js';
+import { internal, type IndexHandle } from '../core/internal.js';
 import { equals } from '../core/equals.js';
 import { UsageError } from '../core/errors.js';
-import { buildDependency, matches, type Dependency } from './dependency.js';
+import { buildDependency, buildIndexedDependency, matches, type Dependency } from './dependency.js';
 import { trackingContext } from './context.js';
 import type { FetchFilter } from './filters.js';
 
@@ -16,6 +16,14 @@ import type { FetchFilter } from './filters.js';
 export function fetch<T>(ctx: HandlerContext, c: Collection<T>, ...filters: FetchFilter[]): T[] {
   const tc = trackingContext(ctx, 'fetch');
   const dep = buildDependency(internal(c) as never, filters);
+  tc.record(dep);
+  return listMatching(dep) as T[];
+}
+
+/** @internal `fetch(ctx, c, filterIndex(index, key), ...filters)` without building the filter list (Index.fetch). */
+export function fetchIndexed<T>(ctx: HandlerContext, c: Collection<T>, handle: IndexHandle<unknown>, key: string, filters: readonly FetchFilter[]): T[] {
+  const tc = trackingContext(ctx, 'fetch');
+  const dep = buildIndexedDependency(internal(c) as never, handle, key, filters);
   tc.record(dep);
   return listMatching(dep) as T[];
 }
@@ -60,19 +68,31 @@ export function partialFetch<T, S>(
   return (listMatching(dep) as T[]).map(project);
 }
 
-/** @internal The objects a dependency selects, without copying the collection. */
+/**
+ * @internal The objects a dependency selects, without copying the collection. Most fetches find zero or one
+ * object (the service of a pod, the config of a namespace), and `[]` then `push` would give each such result
+ * a 17-slot backing store: the first match waits in a local and the array is built once the result is known.
+ */
 export function listMatching(dep: Dependency): unknown[] {
-  const out: unknown[] = [];
+  let first: unknown = undefined;
+  let more: unknown[] | undefined;
   const src = dep.source;
   if (dep.keys !== undefined) {
     for (const k of dep.keys) {
       const v = src.getKey(k);
-      if (v !== undefined && matches(dep, v, true)) out.push(v);
+      if (v === undefined || !matches(dep, v, true)) continue;
+      if (first === undefined) first = v;
+      else if (more === undefined) more = [first, v];
+      else more.push(v);
     }
-  } else if (dep.index !== undefined) {
-    for (const v of dep.index.handle.lookupValues(dep.index.key)) if (matches(dep, v, true)) out.push(v);
   } else {
-    for (const v of src.values()) if (matches(dep, v, true)) out.push(v);
+    const candidates = dep.indexHandle !== undefined ? dep.indexHandle.lookupValues(dep.indexKey!) : src.values();
+    for (const v of candidates) {
+      if (!matches(dep, v, true)) continue;
+      if (first === undefined) first = v;
+      else if (more === undefined) more = [first, v];
+      else more.push(v);
+    }
   }
-  return out;
+  return more !== undefined ? more : first !== undefined ? [first] : [];
 }

@@ -1,0 +1,92 @@
+import { describe, it, expect } from '@jest/globals';
+import { newStaticCollection, batch, type Event } from '../../src/index.js';
+
+// How a source folds the writes of one transaction into one event per key. The first key of a transaction
+// is kept apart from the rest (no map for single-write transactions), and unconditional writes
+// (`updateObject`) are tracked per key only once both kinds meet in one transaction: every combination of
+// first/later key and forced/unforced write must fold the same way.
+interface Named { metadata: { name: string; namespace: string }; v: number }
+const named = (name: string, v: number): Named => ({ metadata: { name, namespace: 'ns' }, v });
+
+function source(...initial: Named[]) {
+  const c = newStaticCollection<Named>(initial);
+  const batches: string[][] = [];
+  c.registerBatch((b: readonly Event<Named>[]) => {
+    batches.push(b.map((e) => `${e.type}/${(e.new ?? e.old)!.metadata.name}${e.new ? `=${e.new.v}` : ''}`));
+  }, false);
+  return { c, batches };
+}
+
+describe('SourceNode write folding', () => {
+  it('should emit an equal update for an unconditional write, as the first key and as a later one', () => {
+    const { c, batches } = source(named('a', 1), named('b', 1));
+    c.updateObject(named('a', 1));
+    batch(() => {
+      c.conditionalUpdateObject(named('a', 2));
+      c.updateObject(named('b', 1));
+    });
+    expect(batches).toEqual([['update/a=1'], ['update/a=2', 'update/b=1']]);
+  });
+
+  it('should keep a key forced once any of its writes was unconditional, whatever came before or after', () => {
+    const { c, batches } = source(named('a', 1), named('b', 1), named('c', 1), named('d', 1));
+    batch(() => {
+      c.conditionalUpdateObject(named('z', 0)); // first key: not part of the rest
+      c.updateObject(named('a', 1)); // forced, then an unconditional no-op write: still forced
+      c.conditionalUpdateObject(named('a', 1));
+      c.conditionalUpdateObject(named('b', 2)); // unforced, then back to the old value: no event
+      c.conditionalUpdateObject(named('b', 1));
+      c.conditionalUpdateObject(named('c', 2)); // unforced, then forced back to the old value: an update
+      c.updateObject(named('c', 1));
+      c.deleteObject('ns/d'); // unforced delete
+    });
+    expect(batches).toEqual([['add/z=0', 'update/a=1', 'update/c=1', 'delete/d']]);
+  });
+
+  it('should fold when the kinds mix only after several keys of one kind', () => {
+    const { c, batches } = source(named('a', 1), named('b', 1), named('c', 1));
+    batch(() => {
+      c.updateObject(named('a', 1)); // first key, forced
+      c.updateObject(named('b', 1)); // rest: forced, forced
+      c.updateObject(named('c', 1));
+      c.conditionalUpdateObject(named('b', 1)); // now mixed: b and c stay forced
+      c.conditionalUpdateObject(named('e', 5)); // a new unforced key
+    });
+    batch(() => {
+      c.conditionalUpdateObject(named('a', 1)); // first key, no change: no event
+      c.conditionalUpdateObject(named('b', 1)); // rest: unforced, equal
+      c.updateObject(named('c', 1)); // then forced
+    });
+    expect(batches).toEqual([['update/a=1', 'update/b=1', 'update/c=1', 'add/e=5'], ['update/c=1']]);
+  });
+
+  it('should cancel an add and a delete of the first key and still emit the rest', () => {
+    const { c, batches } = source(named('a', 1));
+    batch(() => {
+      c.updateObject(named('x', 1));
+      c.deleteObject('ns/x');
+      c.updateObject(named('a', 2));
+    });
+    c.deleteObject('ns/missing'); // writes nothing, schedules nothing
+    batch(() => {
+      c.updateObject(named('y', 1));
+      c.deleteObject('ns/y');
+    });
+    expect(batches).toEqual([['update/a=2']]);
+  });
+
+  it('should replay the committed state to a handler registered inside an open batch', () => {
+    const c = newStaticCollection<Named>([named('a', 1), named('b', 1)]);
+    let replayed: string[] = [];
+    batch(() => {
+      c.updateObject(named('a', 2)); // first key
+      c.deleteObject('ns/b'); // rest
+      c.updateObject(named('n', 1));
+      c.registerBatch((b) => {
+        if (replayed.length === 0) replayed = b.map((e) => `${e.type}/${e.new!.metadata.name}=${e.new!.v}`).sort();
+      });
+    });
+    expect(replayed).toEqual(['add/a=1', 'add/b=1']);
+    expect(c.list().map((o) => `${o.metadata.name}=${o.v}`).sort()).toEqual(['a=2', 'n=1']);
+  });
+});

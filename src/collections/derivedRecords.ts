@@ -1,0 +1,78 @@
+// The per-key bookkeeping of a derived collection: one record per input, one slot per output key.
+//
+// Each holds everything the engine knows about its key, so a recompute reaches all of it through one
+// lookup, and records point at each other directly (an output slot at its producing inputs, the reverse
+// dependency index at inputs) instead of through keys to look up again.
+import type { Dependency } from '../fetch/dependency.js';
+import { NO_DEPS, type TrackedInput } from '../fetch/dependencyIndex.js';
+import { NO_OUTPUTS } from './transformOutputs.js';
+
+/** @internal One input of a derived collection. */
+export class InputRecord<O> implements TrackedInput {
+  /** What the last committed run fetched (written by the DependencyIndex). */
+  deps: readonly Dependency[] = NO_DEPS;
+  queuedAt = 0;
+  /** The last good run's outputs, including outputs another input owns (shadowed). */
+  outputs: ReadonlyMap<string, O> = NO_OUTPUTS;
+  /**
+   * While the last run failed or discarded its result: the dependencies of the last good run. Such a run
+   * depends on those plus its own reads; keeping the base apart stops repeated failures from piling up
+   * dependency records without bound.
+   */
+  goodDeps: readonly Dependency[] | undefined = undefined;
+  /** The last error of a failing transform (for the debug dump). */
+  error: string | undefined = undefined;
+  /** Whether some run's result has been applied (a first run with a discarded result may still set a default). */
+  applied = false;
+
+  constructor(readonly key: string) {}
+}
+
+/** @internal One output key of a derived collection: who produces it, what is visible, what it was before this batch. */
+export class OutputSlot<O> {
+  /** The first input producing the key, whose value is visible; undefined once nobody produces it. */
+  owner: InputRecord<O> | undefined;
+  /** Inputs that produce the key too, in order of first production (duplicates: reported, next in line). */
+  waiting: InputRecord<O>[] | undefined = undefined;
+  /** The visible value (the owner's output), the same object the collection's state holds. */
+  value: O | undefined = undefined;
+  /** The value before the first change since the last emitted batch (see `changedIn`). */
+  before: O | undefined = undefined;
+  /** The batch in which the slot last changed; a slot changed in the current batch is on its change list. */
+  changedIn = -1;
+  /** Changed more than once in this batch: the batch must compare `before` with the final value. */
+  rewritten = false;
+
+  constructor(
+    readonly key: string,
+    owner: InputRecord<O>,
+  ) {
+    this.owner = owner;
+  }
+
+  /** Every input producing the key, the owner first. */
+  producers(): InputRecord<O>[] {
+    if (this.owner === undefined) return [];
+    return this.waiting === undefined ? [this.owner] : [this.owner, ...this.waiting];
+  }
+
+  /** Drops `input` from the waiting line (it stopped producing the key). */
+  stopWaiting(input: InputRecord<O>): void {
+    const w = this.waiting;
+    if (w === undefined) return;
+    const i = w.indexOf(input);
+    if (i >= 0) w.splice(i, 1);
+    if (w.length === 0) this.waiting = undefined;
+  }
+
+  /** The owner left: the next input in line takes over (or nobody). */
+  promoteNext(): void {
+    const w = this.waiting;
+    if (w === undefined) {
+      this.owner = undefined;
+      return;
+    }
+    this.owner = w.shift();
+    if (w.length === 0) this.waiting = undefined;
+  }
+}

@@ -1,0 +1,25 @@
+// A list that is filled and emptied once per transaction, reusing its backing store.
+//
+// Per-transaction arrays (`[]` then `push`) cost a 17-slot backing store each time they are refilled, and
+// `length = 0` gives the store back. With one small transaction per event those allocations added up to
+// more than the work itself; this list keeps its store and only clears the slots it used.
+
+/** @internal An append-only list emptied by `reset`, keeping its capacity. */
+export class ScratchList<T> {
+  private readonly items: Array<T | undefined> = [];
+  length = 0;
+
+  push(item: T): void {
+    this.items[this.length++] = item;
+  }
+
+  at(i: number): T {
+    return this.items[i] as T;
+  }
+
+  /** Empties the list; the references it held are dropped so that nothing outlives its transaction. */
+  reset(): void {
+    for (let i = 0; i < this.length; i++) this.items[i] = undefined;
+    this.length = 0;
+  }
+}
