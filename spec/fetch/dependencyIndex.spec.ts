@@ -34,6 +34,41 @@ describe('DependencyIndex', () => {
     expect(subscribers(cms)).toBe(0);
   });
 
+  it('should keep the records of a rerun that fetched the same, and replace only the fetch that changed', () => {
+    const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'x' }), configMap('b')]);
+    const byTeam = newIndex(cms, 'team', (c) => [c.metadata.labels?.['team'] ?? '']);
+    const selector = Object.freeze({ team: 'x' });
+    const pods = newStaticCollection<Pod>([pod('p', '1', { cm: 'b' })]);
+    const out = newCollection(pods, (ctx, p) => ({
+      metadata: p.metadata,
+      n: byTeam.fetch(ctx, 'x', filterLabel(selector)).length + (p.metadata.labels?.['cm'] === undefined ? 0 : fetch(ctx, cms, filterKey(`namespace/${p.metadata.labels['cm']}`)).length),
+    }));
+    const ix = depsOf(out);
+    const first = ix.depsOf('namespace/p');
+    expect(first).toHaveLength(2);
+    // Same fetches (the filter objects and key arrays are new, their contents equal): the very same array.
+    pods.updateObject(pod('p', '2', { cm: 'b' }));
+    expect(ix.depsOf('namespace/p')).toBe(first);
+    // The second fetch's key changed: the first record is kept, the second is new, and the index follows.
+    pods.updateObject(pod('p', '2', { cm: 'a' }));
+    const second = ix.depsOf('namespace/p');
+    expect(second).not.toBe(first);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).not.toBe(first[1]);
+    expect(ix.reverseKeys(cms.uid)).toEqual(['index:team:x', 'key:namespace/a']);
+    expect(out.getKey('namespace/p')?.n).toBe(2);
+    // A change seen through the record the rerun kept still recomputes the input.
+    cms.updateObject(configMap('c', { team: 'x' }));
+    expect(out.getKey('namespace/p')?.n).toBe(3);
+    // A run that fetches less keeps a prefix of the last run's records, and the key entry goes.
+    pods.updateObject(pod('p', '3'));
+    const third = ix.depsOf('namespace/p');
+    expect(third).toHaveLength(1);
+    expect(third[0]).toBe(first[0]);
+    expect(ix.reverseKeys(cms.uid)).toEqual(['index:team:x']);
+    expect(out.getKey('namespace/p')?.n).toBe(2);
+  });
+
   it('should keep a key entry as long as one input still uses it', () => {
     const cms = newStaticCollection<ConfigMap>([configMap('shared')]);
     const pods = newStaticCollection<Pod>([pod('a', '1', { cm: 'shared' }), pod('b', '1', { cm: 'shared' })]);

@@ -15,8 +15,7 @@ import { DependencyIndex } from '../fetch/dependencyIndex.js';
 import type { Dependency } from '../fetch/dependency.js';
 import { TransformContext } from '../fetch/context.js';
 import { CollectionNode, wouldCycle } from './node.js';
-import { SingleOutput } from './singleOutput.js';
-import { keyOutputs, NO_OUTPUTS } from './transformOutputs.js';
+import { keyOutputs } from './transformOutputs.js';
 import { outputLedgerInconsistency } from './outputLedgerInvariants.js';
 import { InputRecord, OutputSlot } from './derivedRecords.js';
 
@@ -51,6 +50,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private flushRank = Infinity;
   /** Output keys that a second input started producing in this flush; reported once the flush is over. */
   private conflicts: Array<{ readonly slot: OutputSlot<O>; readonly input: InputRecord<O>; readonly value: O }> = [];
+  /** A run's outputs between the transform and `applyOutputs`. */
+  private readonly staged = new StagedOutputs<O>();
   /** The context of the next transform run (reused: runs within one collection never nest). */
   private context: TransformContext | undefined;
   /** Transform runs so far (metrics, benchmarks). */
@@ -280,13 +281,14 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   };
 
   /** A closed context for the next run: the reused one, or a fresh one should a run be under way. */
-  private contextFor(inputKey: string | undefined): TransformContext {
+  private contextFor(rec: InputRecord<O>): TransformContext {
+    const inputKey = this.keyedInputs ? rec.key : undefined;
     const ctx = this.context;
     if (ctx !== undefined && ctx.closed) {
-      ctx.reopen(inputKey);
+      ctx.reopen(inputKey, rec.deps);
       return ctx;
     }
-    return (this.context = new TransformContext(this.uid, this.name, inputKey, this.checkSource));
+    return (this.context = new TransformContext(this.uid, this.name, inputKey, this.checkSource, rec.deps));
   }
 
   /** Reruns one input against the current state and records the changed outputs. */
@@ -297,13 +299,15 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       return;
     }
     this.recomputations++;
-    const ctx = this.contextFor(this.keyedInputs ? rec.key : undefined);
-    let outputs: ReadonlyMap<string, O>;
+    const ctx = this.contextFor(rec);
+    const staged = this.staged;
     try {
       const result = this.transform(ctx, input);
-      outputs = this.singleOutput ? this.keyedOne(result as unknown as O | undefined | null) : this.keyed(result, rec.key);
+      if (this.singleOutput) this.stageOne(result as unknown as O | undefined | null, rec);
+      else this.stageMany(result, rec);
     } catch (e) {
       ctx.closed = true;
+      staged.clear();
       if (ctx.stale) this.retryLater(rec, ctx);
       else this.fail(rec, ctx, e);
       return;
@@ -311,6 +315,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     ctx.closed = true;
     // Also when the transform caught the StaleRead itself: its result rests on a read that did not happen.
     if (ctx.stale) {
+      staged.clear();
       this.retryLater(rec, ctx);
       return;
     }
@@ -318,14 +323,38 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     if (ctx.discarded) {
       // Keep the last good result; a first run with a non-empty result still counts (it sets a default).
       // What this run read is added to what the kept result read, so a change to either recomputes.
-      if (rec.applied || outputs.size === 0) {
+      if (rec.applied || staged.isEmpty()) {
+        staged.clear();
         this.keepLastGood(rec, ctx);
         return;
       }
     }
     rec.goodDeps = undefined;
     this.setDeps(rec, ctx.deps);
-    this.applyOutputs(rec, outputs);
+    this.applyOutputs(rec, staged.key, staged.value, staged.many);
+    staged.clear();
+  }
+
+  /** Stages the result of a single-output transform. */
+  private stageOne(o: O | undefined | null, rec: InputRecord<O>): void {
+    if (o === undefined || o === null) return;
+    this.staged.one(sameString(this.keyOf(o), rec.key), freezeOutput(o));
+  }
+
+  /** Stages a many-output transform's result; two outputs with one key: the last wins (reported). */
+  private stageMany(result: readonly O[] | undefined | null, rec: InputRecord<O>): void {
+    if (Array.isArray(result) && result.length === 1 && result[0] !== undefined && result[0] !== null) {
+      this.stageOne(result[0], rec);
+      return;
+    }
+    const m = keyOutputs(result, this.keyOf, (o, k) =>
+      this.reportError(
+        new TransformError(this.name, rec.key, new KeyError(this.name, o, `output key ${JSON.stringify(k)} returned twice by one transform run; the last one wins`)),
+      ),
+    );
+    if (m === undefined) return;
+    if (m.size === 1) for (const [k, v] of m) this.staged.one(k, v);
+    else this.staged.many = m;
   }
 
   private fail(rec: InputRecord<O>, ctx: TransformContext, e: unknown): void {
@@ -348,20 +377,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.setDeps(rec, union(base, ctx.deps));
   }
 
-  /** Keys the result of a single-output transform. */
-  private keyedOne(o: O | undefined | null): ReadonlyMap<string, O> {
-    return o === undefined || o === null ? NO_OUTPUTS : new SingleOutput(this.keyOf(o), freezeOutput(o));
-  }
-
-  /** Keys a transform's result; two outputs with one key: the last wins (reported). */
-  private keyed(result: readonly O[] | undefined | null, inputKey: string): ReadonlyMap<string, O> {
-    return keyOutputs(result, this.keyOf, (o, k) =>
-      this.reportError(
-        new TransformError(this.name, inputKey, new KeyError(this.name, o, `output key ${JSON.stringify(k)} returned twice by one transform run; the last one wins`)),
-      ),
-    );
-  }
-
   private setDeps(rec: InputRecord<O>, deps: readonly Dependency[]): void {
     const before = this.hasSynced();
     this.deps.set(rec, deps);
@@ -370,31 +385,36 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   private removeInput(rec: InputRecord<O>): void {
-    if (rec.outputs !== NO_OUTPUTS) this.applyOutputs(rec, NO_OUTPUTS);
+    if (rec.hasOutputs()) this.applyOutputs(rec, '', undefined, undefined);
     this.deps.delete(rec);
     rec.goodDeps = undefined;
     rec.error = undefined;
     if (this.inputs.get(rec.key) === rec) this.inputs.delete(rec.key);
   }
 
-  /** Diffs one input's new outputs against its old ones and against what other inputs produce. */
-  private applyOutputs(rec: InputRecord<O>, next: ReadonlyMap<string, O>): void {
-    const prev = rec.outputs;
-    rec.outputs = next;
+  /**
+   * Makes (`nextKey`, `nextValue`) — or, for several outputs, `nextMany` — the input's outputs: diffs them
+   * against its old ones and against what other inputs produce.
+   */
+  private applyOutputs(rec: InputRecord<O>, nextKey: string, nextValue: O | undefined, nextMany: ReadonlyMap<string, O> | undefined): void {
+    const prevKey = rec.oneKey;
+    const prevValue = rec.oneValue;
+    const prevMany = rec.many;
+    rec.oneKey = nextKey;
+    rec.oneValue = nextValue;
+    rec.many = nextMany;
     rec.applied = true;
-    // SingleOutput is read through its fields: the iterator protocol would allocate on this hot path.
-    if (next instanceof SingleOutput) this.produce(rec, next.onlyKey(), next.onlyValue(), prev);
-    else for (const [k, v] of next) this.produce(rec, k, v, prev);
-    if (prev instanceof SingleOutput) {
-      const k = prev.onlyKey();
-      if (!next.has(k)) this.release(rec, k);
-    } else {
-      for (const k of prev.keys()) if (!next.has(k)) this.release(rec, k);
+    if (nextValue !== undefined) this.produce(rec, nextKey, nextValue, prevValue !== undefined && prevKey === nextKey);
+    else if (nextMany !== undefined) for (const [k, v] of nextMany) this.produce(rec, k, v, prevValue !== undefined ? prevKey === k : prevMany !== undefined && prevMany.has(k));
+    if (prevValue !== undefined) {
+      if (!rec.produces(prevKey)) this.release(rec, prevKey);
+    } else if (prevMany !== undefined) {
+      for (const k of prevMany.keys()) if (!rec.produces(k)) this.release(rec, k);
     }
   }
 
-  /** `rec` produces `v` under `k`: it becomes (or stays) the owner, or queues behind the owner. */
-  private produce(rec: InputRecord<O>, k: string, v: O, prev: ReadonlyMap<string, O>): void {
+  /** `rec` produces `v` under `k` (`before`: it did in its previous run): it becomes or stays the owner, or queues behind it. */
+  private produce(rec: InputRecord<O>, k: string, v: O, before: boolean): void {
     const slot = this.slots.get(k);
     if (slot === undefined) {
       const fresh = new OutputSlot<O>(k, rec);
@@ -406,7 +426,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       // Emptied earlier in this batch and not yet dropped: taking it over keeps one event for the key.
       slot.owner = rec;
       this.put(slot, v);
-    } else if (!prev.has(k)) {
+    } else if (!before) {
       (slot.waiting ??= []).push(rec);
       this.conflicts.push({ slot, input: rec, value: v });
     }
@@ -424,7 +444,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     if (heir === undefined) {
       this.put(slot, undefined);
     } else {
-      const v = heir.outputs.get(k)!;
+      const v = heir.outputFor(k)!;
       if (!this.same(slot.value!, v, k)) this.put(slot, v);
     }
   }
@@ -449,7 +469,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     const inputs: Record<string, InputDump> = {};
     for (const [k, r] of this.inputs) {
       const d: InputDump = {};
-      if (r.outputs.size > 0) d.outputs = [...r.outputs.keys()].sort();
+      if (r.hasOutputs()) d.outputs = r.outputKeys().sort();
       if (r.deps.length > 0) d.dependencies = r.deps.map((x) => x.source.name).sort();
       if (r.error !== undefined) (d as InputDump & { error?: string }).error = r.error;
       inputs[k] = d;
@@ -460,6 +480,36 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   override checkInvariants(): void {
     const bad = outputLedgerInconsistency(this.parent, this.inputs, this.slots, this.state, this.eq) ?? this.deps.inconsistency();
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
+  }
+}
+
+/**
+ * `a` if it equals `b`, else `b`. An output's key usually equals its input's (a Workload per Pod): the
+ * record's string is kept, and the one keyOf just built is garbage at once instead of living with the output.
+ */
+function sameString(a: string, b: string): string {
+  return a === b ? b : a;
+}
+
+/** The outputs of one run: one (key and value) or several (a Map), or none. */
+class StagedOutputs<O> {
+  key = '';
+  value: O | undefined = undefined;
+  many: ReadonlyMap<string, O> | undefined = undefined;
+
+  one(key: string, value: O): void {
+    this.key = key;
+    this.value = value;
+  }
+
+  isEmpty(): boolean {
+    return this.value === undefined && this.many === undefined;
+  }
+
+  clear(): void {
+    this.key = '';
+    this.value = undefined;
+    this.many = undefined;
   }
 }
 

@@ -5,15 +5,20 @@
 // dependency index at inputs) instead of through keys to look up again.
 import type { Dependency } from '../fetch/dependency.js';
 import { NO_DEPS, type TrackedInput } from '../fetch/dependencyIndex.js';
-import { NO_OUTPUTS } from './transformOutputs.js';
 
 /** @internal One input of a derived collection. */
 export class InputRecord<O> implements TrackedInput {
   /** What the last committed run fetched (written by the DependencyIndex). */
   deps: readonly Dependency[] = NO_DEPS;
   queuedAt = 0;
-  /** The last good run's outputs, including outputs another input owns (shadowed). */
-  outputs: ReadonlyMap<string, O> = NO_OUTPUTS;
+  /**
+   * The last applied run's outputs, including outputs another input owns (shadowed). One output (most
+   * transforms) sits in `oneKey`/`oneValue`; several in `many`; none: `oneValue` and `many` undefined.
+   * No wrapper object per run, and no Map per input.
+   */
+  oneKey = '';
+  oneValue: O | undefined = undefined;
+  many: ReadonlyMap<string, O> | undefined = undefined;
   /**
    * While the last run failed or discarded its result: the dependencies of the last good run. Such a run
    * depends on those plus its own reads; keeping the base apart stops repeated failures from piling up
@@ -26,6 +31,26 @@ export class InputRecord<O> implements TrackedInput {
   applied = false;
 
   constructor(readonly key: string) {}
+
+  /** Whether the last applied run produced `k`. */
+  produces(k: string): boolean {
+    return this.oneValue !== undefined ? k === this.oneKey : this.many !== undefined && this.many.has(k);
+  }
+
+  /** What the last applied run produced under `k`. */
+  outputFor(k: string): O | undefined {
+    if (this.oneValue !== undefined) return k === this.oneKey ? this.oneValue : undefined;
+    return this.many?.get(k);
+  }
+
+  hasOutputs(): boolean {
+    return this.oneValue !== undefined || this.many !== undefined;
+  }
+
+  outputKeys(): string[] {
+    if (this.oneValue !== undefined) return [this.oneKey];
+    return this.many === undefined ? [] : [...this.many.keys()];
+  }
 }
 
 /** @internal One output key of a derived collection: who produces it, what is visible, what it was before this batch. */

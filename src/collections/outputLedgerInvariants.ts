@@ -29,15 +29,16 @@ export function outputLedgerInconsistency<I, O>(
     if (new Set(producers).size !== producers.length) return `output ${q(k)} lists a producer twice`;
     for (const p of producers) {
       if (inputs.get(p.key) !== p) return `output ${q(k)} names producer ${q(p.key)}, which is not a live input`;
-      if (!p.outputs.has(k)) return `output ${q(k)} names producer ${q(p.key)}, which does not produce it`;
+      if (!p.produces(k)) return `output ${q(k)} names producer ${q(p.key)}, which does not produce it`;
     }
-    const produced = slot.owner!.outputs.get(k)!;
+    const produced = slot.owner!.outputFor(k)!;
     const visible = state.get(k);
     if (visible !== slot.value) return `output ${q(k)} is ${visible === undefined ? 'missing from' : 'different in'} the state and its slot`;
     if (visible !== produced && (visible === undefined || !eq(visible, produced))) return `output ${q(k)} differs from what its owner ${q(slot.owner!.key)} produced`;
   }
   for (const [ik, r] of inputs) {
-    for (const k of r.outputs.keys()) if (slots.get(k)?.producers().includes(r) !== true) return `input ${q(ik)} produces ${q(k)} but is not listed as its producer`;
+    if (r.many !== undefined && r.many.size < 2) return `input ${q(ik)} keeps ${r.many.size} outputs in a Map`;
+    for (const k of r.outputKeys()) if (slots.get(k)?.producers().includes(r) !== true) return `input ${q(ik)} produces ${q(k)} but is not listed as its producer`;
   }
   for (const k of state.keys()) if (!slots.has(k)) return `output ${q(k)} is in the state but nobody produces it`;
   return undefined;

@@ -115,12 +115,13 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
       out.push(firstEvent);
       keys.push(first);
     }
-    for (const [key, old] of this.pending) {
+    // forEach, not for-of over entries: the entries iterator built a [key, value] pair per key.
+    this.pending.forEach((old, key) => {
       const e = this.change(old, this.state.get(key), this.wasForced(key));
-      if (e === undefined) continue;
+      if (e === undefined) return;
       out.push(e);
       keys.push(key);
-    }
+    });
     clearMap(this.pending);
     if (this.mixed) {
       clearMap(this.forced);

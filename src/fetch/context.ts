@@ -9,11 +9,15 @@ const NO_DEPS: readonly Dependency[] = Object.freeze([]);
 export class TransformContext implements HandlerContext {
   readonly [CONTEXT_BRAND] = true as const;
   /**
-   * What the run fetched, in order. Starts as a shared empty array and becomes a one-element literal on the
-   * first fetch: most transforms fetch once, and the engine keeps that exact-size array for as long as the
-   * input lives instead of copying it.
+   * What the last run of the same input fetched. A fetch identical to the previous run's fetch at the same
+   * position reuses that record, and a run that fetched exactly what the last one did hands back the very
+   * same array: the common rerun (a pod's IP changed) allocates nothing for its dependencies.
    */
-  deps: readonly Dependency[] = NO_DEPS;
+  private previous: readonly Dependency[] = NO_DEPS;
+  /** Fetches recorded so far in this run. */
+  private count = 0;
+  /** The run's records once they stopped being a prefix of `previous` (undefined until then). */
+  private diverged: Dependency[] | undefined = undefined;
   discarded = false;
   /** Set when the run is over: a context kept and used later would record into nothing. */
   closed = false;
@@ -29,7 +33,10 @@ export class TransformContext implements HandlerContext {
      * returns true when it may not have committed this transaction yet (see {@link StaleRead}).
      */
     private readonly checkSource?: (source: Dependency['source']) => boolean,
-  ) {}
+    previous: readonly Dependency[] = NO_DEPS,
+  ) {
+    this.previous = previous;
+  }
 
   /** Set when this run read a collection that may not have committed yet; its result must not be used. */
   stale = false;
@@ -38,9 +45,11 @@ export class TransformContext implements HandlerContext {
    * Readies a closed context for the next run of its owner. The engine reuses one context per collection:
    * a context a transform kept stays closed between runs, and runs never nest within one collection.
    */
-  reopen(inputKey: string | undefined): void {
+  reopen(inputKey: string | undefined, previous: readonly Dependency[]): void {
     this.inputKey = inputKey;
-    this.deps = NO_DEPS;
+    this.previous = previous;
+    this.count = 0;
+    this.diverged = undefined;
     this.discarded = false;
     this.stale = false;
     this.closed = false;
@@ -69,9 +78,26 @@ export class TransformContext implements HandlerContext {
     this.add(dep);
   }
 
+  /** What the previous run recorded at the position of the next fetch (a candidate for reuse). */
+  candidate(): Dependency | undefined {
+    return this.diverged === undefined ? this.previous[this.count] : undefined;
+  }
+
+  /** What this run fetched, in order. */
+  get deps(): readonly Dependency[] {
+    if (this.diverged !== undefined) return this.diverged;
+    if (this.count === this.previous.length) return this.previous;
+    return this.previous.slice(0, this.count);
+  }
+
   private add(dep: Dependency): void {
-    if (this.deps === NO_DEPS) this.deps = [dep];
-    else (this.deps as Dependency[]).push(dep);
+    const n = this.count++;
+    if (this.diverged !== undefined) {
+      this.diverged.push(dep);
+    } else if (this.previous[n] !== dep) {
+      // A one-element literal is exact-size: the engine keeps the array as long as the input lives.
+      this.diverged = n === 0 ? [dep] : [...this.previous.slice(0, n), dep];
+    }
   }
 }
 

@@ -33,25 +33,32 @@ class DependencyRecord implements Dependency {
   selects: Labels | undefined = undefined;
   selectsNonEmpty: Labels | undefined = undefined;
   generic: ((o: unknown) => boolean) | undefined = undefined;
-  suppress: ((a: unknown, b: unknown) => boolean) | undefined;
+  suppress: ((a: unknown, b: unknown) => boolean) | undefined = undefined;
 
-  constructor(
-    readonly source: InternalCollection<unknown>,
-    suppress: ((a: unknown, b: unknown) => boolean) | undefined,
-  ) {
-    this.suppress = suppress;
-  }
+  constructor(public source: InternalCollection<unknown>) {}
 }
 
-/** @internal Folds filters into a dependency on `source`. */
+/**
+ * Filters are parsed into this one record first. It is only read and copied, never handed out, and parsing
+ * runs no user code, so nothing can re-enter while it is in use.
+ */
+const parsed = new DependencyRecord(undefined as unknown as InternalCollection<unknown>);
+
+/**
+ * @internal Folds filters into a dependency on `source`. When `previous` (what the same fetch of the last
+ * run recorded) has exactly the same filters, it is returned instead of a new record: a rerun that fetches
+ * what it fetched before allocates nothing for its dependencies.
+ */
 export function buildDependency(
   source: InternalCollection<unknown>,
   filters: readonly FetchFilter[],
   suppress?: (a: unknown, b: unknown) => boolean,
+  previous?: Dependency,
 ): Dependency {
-  const d = new DependencyRecord(source, suppress);
+  const d = start(source);
+  d.suppress = suppress;
   for (const f of filters) applyFilter(d, f);
-  return checked(d);
+  return finish(previous);
 }
 
 /**
@@ -63,11 +70,69 @@ export function buildIndexedDependency(
   handle: IndexHandle<unknown>,
   key: string,
   filters: readonly FetchFilter[],
+  previous?: Dependency,
 ): Dependency {
-  const d = new DependencyRecord(source, undefined);
+  const d = start(source);
   setIndex(d, handle, key);
   for (const f of filters) applyFilter(d, f);
-  return checked(d);
+  return finish(previous);
+}
+
+function start(source: InternalCollection<unknown>): DependencyRecord {
+  const d = parsed;
+  release(d);
+  d.source = source;
+  return d;
+}
+
+function finish(previous: Dependency | undefined): Dependency {
+  const d = parsed;
+  if (d.keys !== undefined && d.indexHandle !== undefined) {
+    throw new UsageError(`fetch of ${JSON.stringify(d.source.name)}: cannot filter by key and by index at once`);
+  }
+  if (previous !== undefined && sameRecord(previous, d)) {
+    release(d);
+    return previous;
+  }
+  const out = new DependencyRecord(d.source);
+  out.keys = d.keys;
+  out.indexHandle = d.indexHandle;
+  out.indexKey = d.indexKey;
+  out.labels = d.labels;
+  out.selects = d.selects;
+  out.selectsNonEmpty = d.selectsNonEmpty;
+  out.generic = d.generic;
+  out.suppress = d.suppress;
+  release(d);
+  return out;
+}
+
+/** Drops the scratch record's references, so that it never keeps a disposed graph alive. */
+function release(d: DependencyRecord): void {
+  d.source = undefined as unknown as InternalCollection<unknown>;
+  d.keys = d.indexHandle = d.indexKey = d.labels = d.selects = d.selectsNonEmpty = d.generic = d.suppress = undefined;
+}
+
+/** Whether two records select the same objects and treat changes alike (label maps compared by identity). */
+function sameRecord(a: Dependency, b: Dependency): boolean {
+  return (
+    a.source === b.source &&
+    sameKeys(a.keys, b.keys) &&
+    a.indexHandle === b.indexHandle &&
+    a.indexKey === b.indexKey &&
+    a.labels === b.labels &&
+    a.selects === b.selects &&
+    a.selectsNonEmpty === b.selectsNonEmpty &&
+    a.generic === b.generic &&
+    a.suppress === b.suppress
+  );
+}
+
+function sameKeys(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function applyFilter(d: DependencyRecord, f: FetchFilter): void {
@@ -102,13 +167,6 @@ function setIndex(d: DependencyRecord, handle: IndexHandle<unknown>, key: string
   }
   d.indexHandle = handle;
   d.indexKey = key;
-}
-
-function checked(d: DependencyRecord): Dependency {
-  if (d.keys !== undefined && d.indexHandle !== undefined) {
-    throw new UsageError(`fetch of ${JSON.stringify(d.source.name)}: cannot filter by key and by index at once`);
-  }
-  return d;
 }
 
 /**

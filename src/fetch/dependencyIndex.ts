@@ -98,6 +98,8 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
 
   /** Replaces what `input` depends on. Links the new records before unlinking the old, so a source kept in use never churns. */
   set(input: R, deps: readonly Dependency[]): void {
+    // A rerun that fetched exactly what the last run fetched hands back the same array (see TransformContext).
+    if (deps === input.deps) return;
     // What is stored lives as long as the input. A transform context's single fetch is an exact-size
     // literal; a longer list grew by push and carries spare capacity (about 130 bytes), so it is copied.
     const kept = deps.length <= 1 ? deps : deps.slice();

@@ -15,7 +15,7 @@ import type { FetchFilter } from './filters.js';
  */
 export function fetch<T>(ctx: HandlerContext, c: Collection<T>, ...filters: FetchFilter[]): T[] {
   const tc = trackingContext(ctx, 'fetch');
-  const dep = buildDependency(internal(c) as never, filters);
+  const dep = buildDependency(internal(c) as never, filters, undefined, tc.candidate());
   tc.record(dep);
   return listMatching(dep) as T[];
 }
@@ -23,7 +23,7 @@ export function fetch<T>(ctx: HandlerContext, c: Collection<T>, ...filters: Fetc
 /** @internal `fetch(ctx, c, filterIndex(index, key), ...filters)` without building the filter list (Index.fetch). */
 export function fetchIndexed<T>(ctx: HandlerContext, c: Collection<T>, handle: IndexHandle<unknown>, key: string, filters: readonly FetchFilter[]): T[] {
   const tc = trackingContext(ctx, 'fetch');
-  const dep = buildIndexedDependency(internal(c) as never, handle, key, filters);
+  const dep = buildIndexedDependency(internal(c) as never, handle, key, filters, tc.candidate());
   tc.record(dep);
   return listMatching(dep) as T[];
 }
