@@ -70,3 +70,38 @@ describe('keyOf', () => {
     expect(() => bad.updateObject({ id: 1 })).toThrow(/BadKey/);
   });
 });
+
+describe('hasKey', () => {
+  // The engine asks hasKey(output, inputKey) before building an output's key: it must agree with keyOf exactly.
+  const objects: unknown[] = [
+    'a/b',
+    '',
+    { metadata: { name: 'n', namespace: 'ns' } },
+    { metadata: { name: 'n' } },
+    { metadata: { name: 'n', namespace: '' } },
+    { metadata: { name: 'b/c', namespace: 'a' } },
+    { metadata: { name: 'c', namespace: 'a/b' } },
+    { metadata: { name: 'nn', namespace: 'n' } },
+    { resourceName: () => 'custom' },
+    { metadata: { name: '' } },
+    42,
+    null,
+  ];
+  const keys = ['a/b', '', 'ns/n', 'n', 'a/b/c', 'n/nn', 'nn/n', 'ns/nx', 'xs/n', 'ns//n', 'custom', '42'];
+
+  it('should say true exactly when keyOf gives that key', async () => {
+    const { hasKey, tryKeyOf } = await import('../../src/core/keyOf.js');
+    for (const o of objects) {
+      for (const k of keys) expect([o, k, hasKey(o, k)]).toEqual([o, k, tryKeyOf(o) === k]);
+    }
+  });
+
+  it('should compare through the key option when a collection has one', async () => {
+    const { makeKeyTest, makeKeyFn } = await import('../../src/core/keyOf.js');
+    const byId = (o: { id: number }): string => `#${o.id}`;
+    const keyFn = makeKeyFn(() => 'C', byId as (o: never) => string);
+    const test = makeKeyTest(keyFn, byId as (o: never) => string);
+    expect(test({ id: 1, metadata: { name: 'x' } }, '#1')).toBe(true);
+    expect(test({ id: 1, metadata: { name: 'x' } }, 'x')).toBe(false);
+  });
+});

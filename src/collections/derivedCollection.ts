@@ -338,7 +338,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   /** Stages the result of a single-output transform. */
   private stageOne(o: O | undefined | null, rec: InputRecord<O>): void {
     if (o === undefined || o === null) return;
-    this.staged.one(sameString(this.keyOf(o), rec.key), freezeOutput(o));
+    // Most outputs are keyed like their input: that key string is then shared, and no new one is built.
+    this.staged.one(this.hasKey(o, rec.key) ? rec.key : this.keyOf(o), freezeOutput(o));
   }
 
   /** Stages a many-output transform's result; two outputs with one key: the last wins (reported). */
@@ -481,14 +482,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     const bad = outputLedgerInconsistency(this.parent, this.inputs, this.slots, this.state, this.eq) ?? this.deps.inconsistency();
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }
-}
-
-/**
- * `a` if it equals `b`, else `b`. An output's key usually equals its input's (a Workload per Pod): the
- * record's string is kept, and the one keyOf just built is garbage at once instead of living with the output.
- */
-function sameString(a: string, b: string): string {
-  return a === b ? b : a;
 }
 
 /** The outputs of one run: one (key and value) or several (a Map), or none. */

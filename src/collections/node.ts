@@ -1,7 +1,7 @@
 // The base of every collection: identity, state, dependents, handlers, sync, errors, indexes, disposal.
 import { Observable, Subject } from 'rxjs';
 import type { Event } from '../core/event.js';
-import { COLLECTION_BRAND, makeKeyFn } from '../core/keyOf.js';
+import { COLLECTION_BRAND, makeKeyFn, makeKeyTest } from '../core/keyOf.js';
 import { equals as defaultEquals } from '../core/equals.js';
 import { TransformError, UsageError } from '../core/errors.js';
 import { logErrorOnce } from '../core/logger.js';
@@ -49,6 +49,8 @@ export abstract class CollectionNode<T>
   batchCount = 0;
   eventCount = 0;
   readonly keyOf: (o: unknown) => string;
+  /** `keyOf(o) === key`, without building the key when the default key function is in use. */
+  protected readonly hasKey: (o: unknown, key: string) => boolean;
   protected readonly eq: (a: T, b: T) => boolean;
   protected readonly state = new Map<string, T>();
   protected readonly syncState = new SyncState();
@@ -64,6 +66,7 @@ export abstract class CollectionNode<T>
   constructor(opts: CollectionOptions | undefined, defaultName: string) {
     this.name = opts?.name ?? `${defaultName}[${this.uid}]`;
     this.keyOf = makeKeyFn(() => this.name, opts?.key);
+    this.hasKey = makeKeyTest(this.keyOf, opts?.key);
     this.eq = (opts?.equals as ((a: T, b: T) => boolean) | undefined) ?? defaultEquals;
     this.meta = opts?.metadata ?? {};
     this.debugRegistry = opts?.debugger;

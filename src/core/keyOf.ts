@@ -42,6 +42,33 @@ export function tryKeyOf(o: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * @internal Whether `keyOf(o)` would be `key`, without building the key string. Transforms mostly return an
+ * object keyed like their input (a Workload named after its Pod); checking against the input's key first
+ * saves a `namespace/name` string per run.
+ */
+export function hasKey(o: unknown, key: string): boolean {
+  if (typeof o === 'string') return o === key;
+  if (o === null || typeof o !== 'object') return false;
+  const meta = (o as MaybeMeta).metadata;
+  if (typeof meta === 'object' && meta !== null && typeof meta.name === 'string' && meta.name !== '') {
+    const name = meta.name;
+    const ns = meta.namespace;
+    if (typeof ns !== 'string' || ns === '') return key === name;
+    // key === `${ns}/${name}`, compared piecewise.
+    return key.length === ns.length + 1 + name.length && key.charCodeAt(ns.length) === SLASH && key.startsWith(ns) && key.endsWith(name);
+  }
+  return tryKeyOf(o) === key;
+}
+
+const SLASH = 47;
+
+/** @internal A collection's test "is `o` keyed `key`?": `hasKey`, or the user's key option applied and compared. */
+export function makeKeyTest(keyFn: (o: unknown) => string, override?: (o: never) => string): (o: unknown, key: string) => boolean {
+  if (override !== undefined) return (o, key) => keyFn(o) === key;
+  return hasKey;
+}
+
 /** @internal A collection's key function: the user's override, else `keyOf`; errors name the collection. */
 export function makeKeyFn(collection: () => string, override?: (o: never) => string): (o: unknown) => string {
   if (override !== undefined) {
