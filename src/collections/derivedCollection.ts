@@ -17,7 +17,7 @@ import { TransformContext } from '../fetch/context.js';
 import { CollectionNode, wouldCycle } from './node.js';
 import { keyOutputs } from './transformOutputs.js';
 import { outputLedgerInconsistency } from './outputLedgerInvariants.js';
-import { InputRecord, OutputSlot } from './derivedRecords.js';
+import { KeyEntry } from './derivedRecords.js';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
@@ -25,11 +25,12 @@ export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[
 
 /** @internal */
 export class DerivedCollection<I, O> extends CollectionNode<O> {
-  /** Every input the parent holds (and, within a flush, inputs just deleted upstream), by input key. */
-  private readonly inputs = new Map<string, InputRecord<O>>();
-  /** Every output key some input produces, by output key. */
-  private readonly slots = new Map<string, OutputSlot<O>>();
-  private readonly deps: DependencyIndex<InputRecord<O>>;
+  /**
+   * Every key that is an input (the parent holds it) or an output (some input produces it), and, until its
+   * batch is out, every output key that stopped being produced.
+   */
+  private readonly entries = new Map<string, KeyEntry<O>>();
+  private readonly deps: DependencyIndex<KeyEntry<O>>;
   /** The keys of the parent's batches since the last flush (the events themselves are not needed). */
   private readonly parentKeys = new ScratchList<readonly string[]>();
   /** Batches of fetched collections since the last flush: source uid, events and keys, side by side. */
@@ -37,19 +38,19 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private readonly depEvents = new ScratchList<readonly Event<unknown>[]>();
   private readonly depKeys = new ScratchList<readonly string[]>();
   /** The inputs to recompute in the running flush, each once (marked with `flushes`). */
-  private readonly affected = new ScratchList<InputRecord<O>>();
+  private readonly affected = new ScratchList<KeyEntry<O>>();
   /** Flushes so far: the mark that queues an input at most once per flush. */
   private flushes = 0;
   /** Slots changed since the last emitted batch, in order of first change (one event each). */
-  private readonly changed = new ScratchList<OutputSlot<O>>();
+  private readonly changed = new ScratchList<KeyEntry<O>>();
   /** Batches so far: a slot's `changedIn` equal to this means it is on `changed` already. */
   private batches = 0;
   /** Inputs whose run was abandoned because it read a collection that had not committed yet (rerun next flush). */
-  private retry: InputRecord<O>[] = [];
+  private retry: KeyEntry<O>[] = [];
   /** The rank this collection had when the running flush started (Infinity outside a flush). */
   private flushRank = Infinity;
   /** Output keys that a second input started producing in this flush; reported once the flush is over. */
-  private conflicts: Array<{ readonly slot: OutputSlot<O>; readonly input: InputRecord<O>; readonly value: O }> = [];
+  private conflicts: Array<{ readonly slot: KeyEntry<O>; readonly input: KeyEntry<O>; readonly value: O }> = [];
   /** A run's outputs between the transform and `applyOutputs`. */
   private readonly staged = new StagedOutputs<O>();
   /** The context of the next transform run (reused: runs within one collection never nest). */
@@ -68,7 +69,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     private readonly singleOutput = false,
   ) {
     super(opts, defaultName);
-    this.deps = new DependencyIndex<InputRecord<O>>(
+    this.deps = new DependencyIndex<KeyEntry<O>>(
       {
         // A transform may fetch its own parent: that edge exists already and must outlive the last fetch.
         firstUse: (src) => {
@@ -79,7 +80,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
         },
         matchFailed: (inputKey, e) => this.reportError(new TransformError(this.name, this.keyedInputs ? inputKey : undefined, e, 'fetch filter threw')),
       },
-      this.inputs,
+      this.entries,
     );
     parent.addDependent(this);
     // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
@@ -145,17 +146,18 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.emitChanged();
   }
 
-  /** The record of an input key, created on first sight. */
-  private record(key: string): InputRecord<O> {
-    let r = this.inputs.get(key);
+  /** The entry of an input key, created on first sight. */
+  private record(key: string): KeyEntry<O> {
+    let r = this.entries.get(key);
     if (r === undefined) {
-      r = new InputRecord<O>(key);
-      this.inputs.set(key, r);
+      r = new KeyEntry<O>(key);
+      this.entries.set(key, r);
     }
+    r.isInput = true;
     return r;
   }
 
-  private queue(r: InputRecord<O>, mark: number): void {
+  private queue(r: KeyEntry<O>, mark: number): void {
     if (r.queuedAt === mark) return;
     r.queuedAt = mark;
     this.affected.push(r);
@@ -189,7 +191,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** The event a changed slot amounts to (if any); drops the slot when nobody produces it any more. */
-  private settle(slot: OutputSlot<O>): Event<O> | undefined {
+  private settle(slot: KeyEntry<O>): Event<O> | undefined {
     const old = slot.before;
     const cur = slot.value;
     slot.before = undefined;
@@ -211,12 +213,12 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** A slot nobody produces any more leaves once its batch is out (within the batch it remembers `before`). */
-  private dropIfEmpty(slot: OutputSlot<O>): void {
-    if (slot.owner === undefined && this.slots.get(slot.key) === slot) this.slots.delete(slot.key);
+  private dropIfEmpty(slot: KeyEntry<O>): void {
+    if (slot.owner === undefined && !slot.isInput && this.entries.get(slot.key) === slot) this.entries.delete(slot.key);
   }
 
   /** Makes `value` the visible value of a slot, remembering the value before the batch's first change. */
-  private put(slot: OutputSlot<O>, value: O | undefined): void {
+  private put(slot: KeyEntry<O>, value: O | undefined): void {
     if (slot.changedIn !== this.batches) {
       slot.changedIn = this.batches;
       slot.before = slot.value;
@@ -281,7 +283,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   };
 
   /** A closed context for the next run: the reused one, or a fresh one should a run be under way. */
-  private contextFor(rec: InputRecord<O>): TransformContext {
+  private contextFor(rec: KeyEntry<O>): TransformContext {
     const inputKey = this.keyedInputs ? rec.key : undefined;
     const ctx = this.context;
     if (ctx !== undefined && ctx.closed) {
@@ -292,7 +294,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** Reruns one input against the current state and records the changed outputs. */
-  private recompute(rec: InputRecord<O>): void {
+  private recompute(rec: KeyEntry<O>): void {
     const input = this.parent.getKey(rec.key);
     if (input === undefined) {
       this.removeInput(rec);
@@ -336,14 +338,14 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** Stages the result of a single-output transform. */
-  private stageOne(o: O | undefined | null, rec: InputRecord<O>): void {
+  private stageOne(o: O | undefined | null, rec: KeyEntry<O>): void {
     if (o === undefined || o === null) return;
     // Most outputs are keyed like their input: that key string is then shared, and no new one is built.
     this.staged.one(this.hasKey(o, rec.key) ? rec.key : this.keyOf(o), freezeOutput(o));
   }
 
   /** Stages a many-output transform's result; two outputs with one key: the last wins (reported). */
-  private stageMany(result: readonly O[] | undefined | null, rec: InputRecord<O>): void {
+  private stageMany(result: readonly O[] | undefined | null, rec: KeyEntry<O>): void {
     if (Array.isArray(result) && result.length === 1 && result[0] !== undefined && result[0] !== null) {
       this.stageOne(result[0], rec);
       return;
@@ -358,7 +360,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     else this.staged.many = m;
   }
 
-  private fail(rec: InputRecord<O>, ctx: TransformContext, e: unknown): void {
+  private fail(rec: KeyEntry<O>, ctx: TransformContext, e: unknown): void {
     const err = new TransformError(this.name, this.keyedInputs ? rec.key : undefined, e);
     rec.error = err.message;
     // The failed run's reads join the last good run's, so fixing whatever broke it recomputes the input.
@@ -367,37 +369,37 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** Abandons a run that read an uncommitted collection: link what it read (raising this rank), rerun later. */
-  private retryLater(rec: InputRecord<O>, ctx: TransformContext): void {
+  private retryLater(rec: KeyEntry<O>, ctx: TransformContext): void {
     this.keepLastGood(rec, ctx);
     this.retry.push(rec);
   }
 
   /** A run whose result is not used depends on the last good run's reads plus its own (never accumulated). */
-  private keepLastGood(rec: InputRecord<O>, ctx: TransformContext): void {
+  private keepLastGood(rec: KeyEntry<O>, ctx: TransformContext): void {
     const base = (rec.goodDeps ??= rec.deps);
     this.setDeps(rec, union(base, ctx.deps));
   }
 
-  private setDeps(rec: InputRecord<O>, deps: readonly Dependency[]): void {
+  private setDeps(rec: KeyEntry<O>, deps: readonly Dependency[]): void {
     const before = this.hasSynced();
     this.deps.set(rec, deps);
     // A new, unsynced dependency must hold back our own sync; re-check once the dust settles.
     if (!before) scheduleSync(this);
   }
 
-  private removeInput(rec: InputRecord<O>): void {
+  private removeInput(rec: KeyEntry<O>): void {
     if (rec.hasOutputs()) this.applyOutputs(rec, '', undefined, undefined);
     this.deps.delete(rec);
-    rec.goodDeps = undefined;
-    rec.error = undefined;
-    if (this.inputs.get(rec.key) === rec) this.inputs.delete(rec.key);
+    rec.clearInput();
+    // An entry that is still an output, or whose output changed in this batch, stays (see dropIfEmpty).
+    if (rec.owner === undefined && rec.changedIn !== this.batches && this.entries.get(rec.key) === rec) this.entries.delete(rec.key);
   }
 
   /**
    * Makes (`nextKey`, `nextValue`) — or, for several outputs, `nextMany` — the input's outputs: diffs them
    * against its old ones and against what other inputs produce.
    */
-  private applyOutputs(rec: InputRecord<O>, nextKey: string, nextValue: O | undefined, nextMany: ReadonlyMap<string, O> | undefined): void {
+  private applyOutputs(rec: KeyEntry<O>, nextKey: string, nextValue: O | undefined, nextMany: ReadonlyMap<string, O> | undefined): void {
     const prevKey = rec.oneKey;
     const prevValue = rec.oneValue;
     const prevMany = rec.many;
@@ -415,16 +417,19 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** `rec` produces `v` under `k` (`before`: it did in its previous run): it becomes or stays the owner, or queues behind it. */
-  private produce(rec: InputRecord<O>, k: string, v: O, before: boolean): void {
-    const slot = this.slots.get(k);
+  private produce(rec: KeyEntry<O>, k: string, v: O, before: boolean): void {
+    // An output keyed like its input lives in the input's own entry: no lookup.
+    const slot = k === rec.key ? rec : this.entries.get(k);
     if (slot === undefined) {
-      const fresh = new OutputSlot<O>(k, rec);
-      this.slots.set(k, fresh);
+      const fresh = new KeyEntry<O>(k);
+      fresh.owner = rec;
+      this.entries.set(k, fresh);
       this.put(fresh, v);
     } else if (slot.owner === rec) {
       if (!this.same(slot.value!, v, k)) this.put(slot, v);
     } else if (slot.owner === undefined) {
-      // Emptied earlier in this batch and not yet dropped: taking it over keeps one event for the key.
+      // Nobody produces the key (an input's own entry, or an output emptied earlier in this batch and not
+      // yet dropped, so that the key still gets one event).
       slot.owner = rec;
       this.put(slot, v);
     } else if (!before) {
@@ -434,8 +439,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** `rec` no longer produces `k`: the next producer in line takes it over, or it goes. */
-  private release(rec: InputRecord<O>, k: string): void {
-    const slot = this.slots.get(k)!;
+  private release(rec: KeyEntry<O>, k: string): void {
+    const slot = k === rec.key ? rec : this.entries.get(k)!;
     if (slot.owner !== rec) {
       slot.stopWaiting(rec);
       return;
@@ -462,13 +467,14 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** @internal Dependency state, for white-box tests. */
-  dependencyIndex(): DependencyIndex<InputRecord<O>> {
+  dependencyIndex(): DependencyIndex<KeyEntry<O>> {
     return this.deps;
   }
 
   override dump(): CollectionDump {
     const inputs: Record<string, InputDump> = {};
-    for (const [k, r] of this.inputs) {
+    for (const [k, r] of this.entries) {
+      if (!r.isInput) continue;
       const d: InputDump = {};
       if (r.hasOutputs()) d.outputs = r.outputKeys().sort();
       if (r.deps.length > 0) d.dependencies = r.deps.map((x) => x.source.name).sort();
@@ -479,7 +485,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   override checkInvariants(): void {
-    const bad = outputLedgerInconsistency(this.parent, this.inputs, this.slots, this.state, this.eq) ?? this.deps.inconsistency();
+    const bad = outputLedgerInconsistency(this.parent, this.entries, this.state, this.eq) ?? this.deps.inconsistency();
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }
 }

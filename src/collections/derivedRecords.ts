@@ -1,13 +1,17 @@
-// The per-key bookkeeping of a derived collection: one record per input, one slot per output key.
+// The per-key bookkeeping of a derived collection: one entry per key, whether the key names an input, an
+// output, or (in the common 1:1 collection, a Workload per Pod) both.
 //
-// Each holds everything the engine knows about its key, so a recompute reaches all of it through one
-// lookup, and records point at each other directly (an output slot at its producing inputs, the reverse
-// dependency index at inputs) instead of through keys to look up again.
+// An entry holds everything the engine knows about its key, so a recompute reaches all of it through one
+// lookup; when a transform's output is keyed like its input, the input's own entry is the output's, and
+// producing it takes no lookup at all. Entries point at each other directly (an output at the inputs
+// producing it, the reverse dependency index at inputs) instead of through keys to look up again.
 import type { Dependency } from '../fetch/dependency.js';
 import { NO_DEPS, type TrackedInput } from '../fetch/dependencyIndex.js';
 
-/** @internal One input of a derived collection. */
-export class InputRecord<O> implements TrackedInput {
+/** @internal One key of a derived collection: its input side, its output side, or both. */
+export class KeyEntry<O> implements TrackedInput {
+  // ---- input side: the parent holds an object under this key ----
+  isInput = false;
   /** What the last committed run fetched (written by the DependencyIndex). */
   deps: readonly Dependency[] = NO_DEPS;
   queuedAt = 0;
@@ -30,6 +34,20 @@ export class InputRecord<O> implements TrackedInput {
   /** Whether some run's result has been applied (a first run with a discarded result may still set a default). */
   applied = false;
 
+  // ---- output side: some input produces an output under this key ----
+  /** The first input producing the key, whose value is visible; undefined when nobody produces it. */
+  owner: KeyEntry<O> | undefined = undefined;
+  /** Inputs that produce the key too, in order of first production (duplicates: reported, next in line). */
+  waiting: KeyEntry<O>[] | undefined = undefined;
+  /** The visible value (the owner's output), the same object the collection's state holds. */
+  value: O | undefined = undefined;
+  /** The value before the first change since the last emitted batch (see `changedIn`). */
+  before: O | undefined = undefined;
+  /** The batch in which the output last changed; an entry changed in the current batch is on the change list. */
+  changedIn = -1;
+  /** Changed more than once in this batch: the batch must compare `before` with the final value. */
+  rewritten = false;
+
   constructor(readonly key: string) {}
 
   /** Whether the last applied run produced `k`. */
@@ -51,38 +69,26 @@ export class InputRecord<O> implements TrackedInput {
     if (this.oneValue !== undefined) return [this.oneKey];
     return this.many === undefined ? [] : [...this.many.keys()];
   }
-}
 
-/** @internal One output key of a derived collection: who produces it, what is visible, what it was before this batch. */
-export class OutputSlot<O> {
-  /** The first input producing the key, whose value is visible; undefined once nobody produces it. */
-  owner: InputRecord<O> | undefined;
-  /** Inputs that produce the key too, in order of first production (duplicates: reported, next in line). */
-  waiting: InputRecord<O>[] | undefined = undefined;
-  /** The visible value (the owner's output), the same object the collection's state holds. */
-  value: O | undefined = undefined;
-  /** The value before the first change since the last emitted batch (see `changedIn`). */
-  before: O | undefined = undefined;
-  /** The batch in which the slot last changed; a slot changed in the current batch is on its change list. */
-  changedIn = -1;
-  /** Changed more than once in this batch: the batch must compare `before` with the final value. */
-  rewritten = false;
-
-  constructor(
-    readonly key: string,
-    owner: InputRecord<O>,
-  ) {
-    this.owner = owner;
+  /** Forgets the input side (the parent no longer holds the key). */
+  clearInput(): void {
+    this.isInput = false;
+    this.oneKey = '';
+    this.oneValue = undefined;
+    this.many = undefined;
+    this.goodDeps = undefined;
+    this.error = undefined;
+    this.applied = false;
   }
 
   /** Every input producing the key, the owner first. */
-  producers(): InputRecord<O>[] {
+  producers(): KeyEntry<O>[] {
     if (this.owner === undefined) return [];
     return this.waiting === undefined ? [this.owner] : [this.owner, ...this.waiting];
   }
 
   /** Drops `input` from the waiting line (it stopped producing the key). */
-  stopWaiting(input: InputRecord<O>): void {
+  stopWaiting(input: KeyEntry<O>): void {
     const w = this.waiting;
     if (w === undefined) return;
     const i = w.indexOf(input);
