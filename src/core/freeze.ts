@@ -1,5 +1,5 @@
 // Freezing objects handed out by collections, so nobody can change a value behind the engine's back.
-import { freeze } from 'immer';
+import { freeze, isDraft } from 'immer';
 import { isStrictMode } from './strict.js';
 
 /**
@@ -10,7 +10,7 @@ import { isStrictMode } from './strict.js';
  * subtrees that are already frozen, so immer-produced objects cost almost nothing either way.
  */
 export function freezeInput<T>(value: T): T {
-  return typeof value === 'object' && value !== null ? freeze(value, isStrictMode()) : value;
+  return typeof value === 'object' && value !== null ? freezeObject(value, isStrictMode()) : value;
 }
 
 /**
@@ -18,5 +18,19 @@ export function freezeInput<T>(value: T): T {
  * pointing at frozen inputs), deeply in strict mode, which catches a transform that hands out mutable parts.
  */
 export function freezeOutput<T>(value: T): T {
-  return typeof value === 'object' && value !== null ? freeze(value, isStrictMode()) : value;
+  return typeof value === 'object' && value !== null ? freezeObject(value, isStrictMode()) : value;
+}
+
+/**
+ * immer's `freeze`, with the shallow freeze of a plain object or array done directly: it runs for every
+ * input and output, and immer's general path (draftability, Map/Set handling) was a twentieth of a B1
+ * update. Anything else (Map, Set, immerable classes, drafts, deep freezes) is left to immer, so which
+ * objects end up frozen does not change.
+ */
+function freezeObject<T extends object>(value: T, deep: boolean): T {
+  if (!deep && !Object.isFrozen(value)) {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if ((proto === Object.prototype || proto === null || Array.isArray(value)) && !isDraft(value)) return Object.freeze(value);
+  }
+  return freeze(value, deep);
 }
