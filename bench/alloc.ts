@@ -10,6 +10,8 @@ import type { HeapProfiler } from 'node:inspector';
 import { batch } from '../src/index.js';
 import { IpAllocator, krtPods, krtServices, withNewIp, type Pod } from './fixtures.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
+import { HandWrittenController } from './handWritten.js';
+import { podKey } from './fixtures.js';
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -50,8 +52,9 @@ async function profile(op: (round: number) => void): Promise<{ total: number; by
   return { total: total / per, byFunction };
 }
 
-function print(name: string, p: { total: number; byFunction: Map<string, number> }): void {
-  console.log(`${name}: ${p.total.toFixed(0)} bytes allocated per pod update`);
+function print(name: string, p: { total: number; byFunction: Map<string, number> }, baseline?: number): void {
+  const ratio = baseline === undefined ? ' (baseline)' : `, ${(p.total / baseline).toFixed(2)}× the hand-written controller`;
+  console.log(`${name}: ${p.total.toFixed(0)} bytes allocated per pod update${ratio}`);
   const rows = [...p.byFunction].filter(([, b]) => b >= 8).sort((a, b) => b[1] - a[1]);
   for (const [where, bytes] of rows) console.log(`  ${bytes.toFixed(0).padStart(5)} B  ${where}`);
 }
@@ -66,11 +69,20 @@ function setup(): { g: RxkrtWorkloads; updates: Pod[][] } {
   return { g, updates };
 }
 
+// The same updates through the hand-written controller (bench/handWritten.ts): the floor for the job.
+const hand = setup();
+hand.g.stop();
+const controller = HandWrittenController.build(krtPods(PODS, new IpAllocator()), krtServices(), () => {});
+const handWritten = await profile((r) => {
+  for (const p of hand.updates[r % 50]!) controller.podEvent(podKey(p), p);
+  controller.drain();
+});
+print('hand-written controller, 1000 pod updates', handWritten);
 const one = setup();
-print('B1 op, 1000 pod updates in one batch', await profile((r) => batch(() => {
+print('rxkrt, 1000 pod updates in one batch', await profile((r) => batch(() => {
   for (const p of one.updates[r % 50]!) one.g.pods.updateObject(p);
-})));
+})), handWritten.total);
 const separate = setup();
-print('B1 op, 1000 pod updates, one transaction each', await profile((r) => {
+print('rxkrt, 1000 pod updates, one transaction each', await profile((r) => {
   for (const p of separate.updates[r % 50]!) separate.g.pods.updateObject(p);
-}));
+}), handWritten.total);

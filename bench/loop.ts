@@ -2,7 +2,8 @@
 // harness), and the bytes each pod update allocates. Run with a 256 MB young generation (the script sets it),
 // so that no scavenge runs inside a measured op and the heap growth across an op is what it allocated.
 import { batch } from '../src/index.js';
-import { IpAllocator, krtPods, krtServices, withNewIp, type Pod } from './fixtures.js';
+import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod } from './fixtures.js';
+import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { QUICK, makePods, makeServices, toggled } from './b2Scale.js';
 import { median } from './harness.js';
@@ -10,7 +11,7 @@ import { median } from './harness.js';
 const ROUNDS = Number(process.argv[2] ?? 1000);
 
 /** Median ms per op over ROUNDS ops (after a tenth as warm-up), and median KB allocated per op / `per`. */
-function measure(name: string, per: number, op: (round: number) => void): void {
+function measure(name: string, per: number, op: (round: number) => void, baseline?: number): number {
   const times: number[] = [];
   const bytes: number[] = [];
   const warm = Math.ceil(ROUNDS / 10);
@@ -26,22 +27,38 @@ function measure(name: string, per: number, op: (round: number) => void): void {
       if (h > 0) bytes.push(h);
     }
   }
-  console.log(`${name.padEnd(44)} ${median(times).toFixed(2).padStart(8)} ms/op   ${(median(bytes) / per / 1024).toFixed(2).padStart(6)} KB allocated per pod`);
+  const ms = median(times);
+  const ratio = baseline === undefined ? '(baseline)' : `ratio ${(ms / baseline).toFixed(2)}`;
+  console.log(`${name.padEnd(52)} ${ms.toFixed(2).padStart(8)} ms/op  ${ratio.padEnd(11)} ${(median(bytes) / per / 1024).toFixed(2).padStart(6)} KB allocated per pod`);
+  return ms;
 }
 
+// Every B1 op builds its 1000 updated pods inside the timed op (the same for every variant).
 const ips = new IpAllocator();
 let pods: Pod[] = krtPods(1000, ips);
-const b1 = buildRxkrtWorkloads(pods, krtServices());
 const next = (): Pod[] => (pods = pods.map((p) => withNewIp(p, ips)));
-measure('B1 op, 1000 pod updates in one batch', 1000, () => {
+const hand = HandWrittenController.build(pods, krtServices(), () => {});
+const b1Baseline = measure('B1 op, hand-written controller', 1000, () => {
+  for (const p of next()) hand.podEvent(podKey(p), p);
+  hand.drain();
+});
+const b1 = buildRxkrtWorkloads(pods, krtServices());
+measure('B1 op, rxkrt, 1000 pod updates in one batch', 1000, () => {
   const n = next();
   batch(() => {
     for (const p of n) b1.pods.updateObject(p);
   });
-});
-measure('B1 op, 1000 pod updates, one transaction each', 1000, () => {
+}, b1Baseline);
+measure('B1 op, rxkrt, 1000 pod updates, one transaction each', 1000, () => {
   for (const p of next()) b1.pods.updateObject(p);
-});
+}, b1Baseline);
 
-const b2 = buildRxkrtWorkloads(makePods(QUICK, new IpAllocator()), makeServices(QUICK));
-measure(`fan-out: selector change reaching ${QUICK.fanout} pods`, QUICK.fanout, (r) => b2.services.updateObject(toggled(QUICK, r % 2 === 0)));
+const fanoutPods = makePods(QUICK, new IpAllocator());
+const handFanout = HandWrittenController.build(fanoutPods, makeServices(QUICK), () => {});
+const fanoutBaseline = measure(`fan-out to ${QUICK.fanout} pods, hand-written controller`, QUICK.fanout, (r) => {
+  const s = toggled(QUICK, r % 2 === 0);
+  handFanout.serviceEvent(`${s.metadata.namespace}/${s.metadata.name}`, s);
+  handFanout.drain();
+});
+const b2 = buildRxkrtWorkloads(fanoutPods, makeServices(QUICK));
+measure(`fan-out to ${QUICK.fanout} pods, rxkrt`, QUICK.fanout, (r) => b2.services.updateObject(toggled(QUICK, r % 2 === 0)), fanoutBaseline);
