@@ -2,7 +2,8 @@
 //
 // Per transaction it gathers the affected input keys (from its parent's batch and, through the dependency
 // index, from the batches of collections its transforms fetched), reruns exactly those transforms against
-// the committed state of everything upstream, diffs each input's outputs, and emits one batch.
+// the committed state of everything upstream, and hands each input's outputs to the output ledger, which
+// keeps who owns each output key and emits one batch.
 import type { Event } from '../core/event.js';
 import { KeyError, TransformError, UsageError } from '../core/errors.js';
 import { freezeOutput } from '../core/freeze.js';
@@ -18,6 +19,7 @@ import { CollectionNode, wouldCycle } from './node.js';
 import { keyOutputs } from './transformOutputs.js';
 import { outputLedgerInconsistency } from './outputLedgerInvariants.js';
 import { KeyEntry } from './derivedRecords.js';
+import { OutputLedger } from './outputLedger.js';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
@@ -41,16 +43,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private readonly affected = new ScratchList<KeyEntry<O>>();
   /** Flushes so far: the mark that queues an input at most once per flush. */
   private flushes = 0;
-  /** Slots changed since the last emitted batch, in order of first change (one event each). */
-  private readonly changed = new ScratchList<KeyEntry<O>>();
-  /** Batches so far: a slot's `changedIn` equal to this means it is on `changed` already. */
-  private batches = 0;
   /** Inputs whose run was abandoned because it read a collection that had not committed yet (rerun next flush). */
   private retry: KeyEntry<O>[] = [];
   /** The rank this collection had when the running flush started (Infinity outside a flush). */
   private flushRank = Infinity;
-  /** Output keys that a second input started producing in this flush; reported once the flush is over. */
-  private conflicts: Array<{ readonly slot: KeyEntry<O>; readonly input: KeyEntry<O>; readonly value: O }> = [];
+  private readonly ledger: OutputLedger<O>;
   /** A run's outputs between the transform and `applyOutputs`. */
   private readonly staged = new StagedOutputs<O>();
   /** The context of the next transform run (reused: runs within one collection never nest). */
@@ -82,12 +79,19 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       },
       this.entries,
     );
+    this.ledger = new OutputLedger<O>(this.entries, {
+      name: this.name,
+      eq: this.eq,
+      setVisible: (key, value) => this.setState(key, value),
+      emitBatch: (events, keys) => this.emit(events, keys),
+      reportError: (err) => this.reportError(err),
+    });
     parent.addDependent(this);
     // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
     // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
     for (const input of parent.values()) this.recompute(this.record(parent.keyOf(input)));
-    this.settleChanged();
-    this.reportConflicts();
+    this.ledger.settleChanged();
+    this.ledger.reportConflicts();
     this.start(opts);
     this.evaluateSync();
   }
@@ -134,7 +138,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     for (let i = 0; i < affected.length; i++) this.recompute(affected.at(i));
     affected.reset();
     this.flushRank = Infinity;
-    this.reportConflicts();
+    this.ledger.reportConflicts();
     if (this.rank !== rank || this.retry.length > 0) {
       // A transform started fetching a collection ranked at or above this one, which may not have committed
       // yet in this transaction: its run was abandoned (see StaleRead) and this collection now ranks above
@@ -143,7 +147,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       schedule(this);
       return;
     }
-    this.emitChanged();
+    this.ledger.emitChanged();
   }
 
   /** The entry of an input key, created on first sight. */
@@ -161,104 +165,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     if (r.queuedAt === mark) return;
     r.queuedAt = mark;
     this.affected.push(r);
-  }
-
-  /** Emits the difference between each changed key's value before the batch and now, one event per key. */
-  private emitChanged(): void {
-    const changed = this.changed;
-    if (changed.length === 0) return;
-    if (changed.length === 1) {
-      // Exact-size literals: a `push`ed array gets a 17-slot store, for every single-event transaction.
-      const slot = changed.at(0);
-      const e = this.settle(slot);
-      changed.reset();
-      this.batches++;
-      if (e !== undefined) this.emit([e], [slot.key]);
-      return;
-    }
-    const out: Event<O>[] = [];
-    const keys: string[] = [];
-    for (let i = 0; i < changed.length; i++) {
-      const slot = changed.at(i);
-      const e = this.settle(slot);
-      if (e === undefined) continue;
-      out.push(e);
-      keys.push(slot.key);
-    }
-    changed.reset();
-    this.batches++;
-    this.emit(out, keys);
-  }
-
-  /** The event a changed slot amounts to (if any); drops the slot when nobody produces it any more. */
-  private settle(slot: KeyEntry<O>): Event<O> | undefined {
-    const old = slot.before;
-    const cur = slot.value;
-    slot.before = undefined;
-    if (cur === undefined) this.dropIfEmpty(slot);
-    if (old === undefined) return cur === undefined ? undefined : { type: 'add', new: cur };
-    if (cur === undefined) return { type: 'delete', old };
-    return !slot.rewritten || !this.same(old, cur, slot.key) ? { type: 'update', old, new: cur } : undefined;
-  }
-
-  /** Ends a batch without emitting it (the initial state, built before anyone listens). */
-  private settleChanged(): void {
-    for (let i = 0; i < this.changed.length; i++) {
-      const slot = this.changed.at(i);
-      slot.before = undefined;
-      if (slot.value === undefined) this.dropIfEmpty(slot);
-    }
-    this.changed.reset();
-    this.batches++;
-  }
-
-  /** A slot nobody produces any more leaves once its batch is out (within the batch it remembers `before`). */
-  private dropIfEmpty(slot: KeyEntry<O>): void {
-    if (slot.owner === undefined && !slot.isInput && this.entries.get(slot.key) === slot) this.entries.delete(slot.key);
-  }
-
-  /** Makes `value` the visible value of a slot, remembering the value before the batch's first change. */
-  private put(slot: KeyEntry<O>, value: O | undefined): void {
-    if (slot.changedIn !== this.batches) {
-      slot.changedIn = this.batches;
-      slot.before = slot.value;
-      slot.rewritten = false;
-      this.changed.push(slot);
-    } else {
-      slot.rewritten = true;
-    }
-    slot.value = value;
-    this.setState(slot.key, value);
-  }
-
-  /** `equals` for outputs; a user `equals` that throws counts as "different" and is reported. */
-  private same(a: O, b: O, key: string): boolean {
-    if (a === b) return true;
-    try {
-      return this.eq(a, b);
-    } catch (e) {
-      this.reportError(new TransformError(this.name, undefined, e, `equals threw comparing output ${JSON.stringify(key)}`));
-      return false;
-    }
-  }
-
-  /** Reports the output keys still claimed by more than one input once the flush is over. */
-  private reportConflicts(): void {
-    if (this.conflicts.length === 0) return;
-    const found = this.conflicts;
-    this.conflicts = [];
-    for (const c of found) {
-      const { slot, input } = c;
-      // Resolved within the transaction (the owner let the key go, or this input stopped producing it).
-      if (slot.owner === undefined || slot.owner === input || slot.waiting?.includes(input) !== true) continue;
-      this.reportError(
-        new TransformError(
-          this.name,
-          input.key,
-          new KeyError(this.name, c.value, `output key ${JSON.stringify(slot.key)} is already produced by input ${JSON.stringify(slot.owner.key)}; that input keeps it`),
-        ),
-      );
-    }
   }
 
   protected upstreamReady(): boolean {
@@ -333,7 +239,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     }
     rec.goodDeps = undefined;
     this.setDeps(rec, ctx.deps);
-    this.applyOutputs(rec, staged.key, staged.value, staged.many);
+    this.ledger.apply(rec, staged.key, staged.value, staged.many);
     staged.clear();
   }
 
@@ -388,71 +294,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   private removeInput(rec: KeyEntry<O>): void {
-    if (rec.hasOutputs()) this.applyOutputs(rec, '', undefined, undefined);
+    if (rec.hasOutputs()) this.ledger.apply(rec, '', undefined, undefined);
     this.deps.delete(rec);
     rec.clearInput();
     // An entry that is still an output, or whose output changed in this batch, stays (see dropIfEmpty).
-    if (rec.owner === undefined && rec.changedIn !== this.batches && this.entries.get(rec.key) === rec) this.entries.delete(rec.key);
-  }
-
-  /**
-   * Makes (`nextKey`, `nextValue`) — or, for several outputs, `nextMany` — the input's outputs: diffs them
-   * against its old ones and against what other inputs produce.
-   */
-  private applyOutputs(rec: KeyEntry<O>, nextKey: string, nextValue: O | undefined, nextMany: ReadonlyMap<string, O> | undefined): void {
-    const prevKey = rec.oneKey;
-    const prevValue = rec.oneValue;
-    const prevMany = rec.many;
-    rec.oneKey = nextKey;
-    rec.oneValue = nextValue;
-    rec.many = nextMany;
-    rec.applied = true;
-    if (nextValue !== undefined) this.produce(rec, nextKey, nextValue, prevValue !== undefined && prevKey === nextKey);
-    else if (nextMany !== undefined) for (const [k, v] of nextMany) this.produce(rec, k, v, prevValue !== undefined ? prevKey === k : prevMany !== undefined && prevMany.has(k));
-    if (prevValue !== undefined) {
-      if (!rec.produces(prevKey)) this.release(rec, prevKey);
-    } else if (prevMany !== undefined) {
-      for (const k of prevMany.keys()) if (!rec.produces(k)) this.release(rec, k);
-    }
-  }
-
-  /** `rec` produces `v` under `k` (`before`: it did in its previous run): it becomes or stays the owner, or queues behind it. */
-  private produce(rec: KeyEntry<O>, k: string, v: O, before: boolean): void {
-    // An output keyed like its input lives in the input's own entry: no lookup.
-    const slot = k === rec.key ? rec : this.entries.get(k);
-    if (slot === undefined) {
-      const fresh = new KeyEntry<O>(k);
-      fresh.owner = rec;
-      this.entries.set(k, fresh);
-      this.put(fresh, v);
-    } else if (slot.owner === rec) {
-      if (!this.same(slot.value!, v, k)) this.put(slot, v);
-    } else if (slot.owner === undefined) {
-      // Nobody produces the key (an input's own entry, or an output emptied earlier in this batch and not
-      // yet dropped, so that the key still gets one event).
-      slot.owner = rec;
-      this.put(slot, v);
-    } else if (!before) {
-      (slot.waiting ??= []).push(rec);
-      this.conflicts.push({ slot, input: rec, value: v });
-    }
-  }
-
-  /** `rec` no longer produces `k`: the next producer in line takes it over, or it goes. */
-  private release(rec: KeyEntry<O>, k: string): void {
-    const slot = k === rec.key ? rec : this.entries.get(k)!;
-    if (slot.owner !== rec) {
-      slot.stopWaiting(rec);
-      return;
-    }
-    slot.promoteNext();
-    const heir = slot.owner;
-    if (heir === undefined) {
-      this.put(slot, undefined);
-    } else {
-      const v = heir.outputFor(k)!;
-      if (!this.same(slot.value!, v, k)) this.put(slot, v);
-    }
+    if (rec.owner === undefined && !this.ledger.changedInThisBatch(rec) && this.entries.get(rec.key) === rec) this.entries.delete(rec.key);
   }
 
   protected onDispose(): void {
@@ -462,7 +308,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.depSources.reset();
     this.depEvents.reset();
     this.depKeys.reset();
-    this.settleChanged();
+    this.ledger.settleChanged();
     this.retry = [];
   }
 
