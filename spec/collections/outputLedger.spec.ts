@@ -17,7 +17,11 @@ function ledger() {
   const l = new OutputLedger<Out>(entries, {
     name: 'Ledger',
     eq: equals,
-    setVisible: (k, v) => (v === undefined ? state.delete(k) : state.set(k, v)),
+    visibleChanged: (k, old, v) => {
+      expect(state.get(k)).toBe(old);
+      if (v === undefined) state.delete(k);
+      else state.set(k, v);
+    },
     emitBatch: (events: Event<Out>[], keys: readonly string[]) =>
       batches.push(events.map((e, i) => `${e.type}/${keys[i]}${e.new ? `=${e.new.v}` : ''}`)),
     reportError: (e: TransformError) => errors.push(e.message),
@@ -52,6 +56,7 @@ describe('OutputLedger', () => {
     t.commit();
     expect(t.batches).toEqual([['add/out=1'], ['update/out=2']]);
     expect(t.entries.get('out')?.owner).toBe(b);
+    expect(t.l.visibleCount).toBe(1);
   });
 
   it('should not report a conflict resolved within the flush', () => {
@@ -100,5 +105,7 @@ describe('OutputLedger', () => {
     expect(t.entries.has('other')).toBe(false);
     expect(t.entries.has('b')).toBe(true);
     expect(t.batches).toEqual([['add/a=1', 'add/other=1']]);
+    expect(t.l.visibleCount).toBe(1);
+    expect([...t.state.keys()]).toEqual(['a']);
   });
 });

@@ -82,7 +82,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.ledger = new OutputLedger<O>(this.entries, {
       name: this.name,
       eq: this.eq,
-      setVisible: (key, value) => this.setState(key, value),
+      visibleChanged: (key, old, value) => this.updateIndexes(key, old, value),
       emitBatch: (events, keys) => this.emit(events, keys),
       reportError: (err) => this.reportError(err),
     });
@@ -94,6 +94,26 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.ledger.reportConflicts();
     this.start(opts);
     this.evaluateSync();
+  }
+
+  // ---- reading: the visible state is the entries' values (no second map from key to value) ----------
+
+  override getKey(key: string): O | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  override list(): O[] {
+    const out: O[] = [];
+    for (const e of this.entries.values()) if (e.value !== undefined) out.push(e.value);
+    return out;
+  }
+
+  override values(): IterableIterator<O> {
+    return visibleValues(this.entries);
+  }
+
+  override get size(): number {
+    return this.ledger.visibleCount;
   }
 
   override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[], keys: readonly string[]): void {
@@ -327,11 +347,13 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       if (r.error !== undefined) (d as InputDump & { error?: string }).error = r.error;
       inputs[k] = d;
     }
-    return { outputs: Object.fromEntries(this.state), inputCollection: this.parent.name, inputs, synced: this.hasSynced() };
+    const outputs: Record<string, O> = {};
+    for (const [k, e] of this.entries) if (e.value !== undefined) outputs[k] = e.value;
+    return { outputs, inputCollection: this.parent.name, inputs, synced: this.hasSynced() };
   }
 
   override checkInvariants(): void {
-    const bad = outputLedgerInconsistency(this.parent, this.entries, this.state, this.eq) ?? this.deps.inconsistency();
+    const bad = outputLedgerInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq) ?? this.deps.inconsistency();
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }
 }
@@ -356,6 +378,10 @@ class StagedOutputs<O> {
     this.value = undefined;
     this.many = undefined;
   }
+}
+
+function* visibleValues<O>(entries: ReadonlyMap<string, KeyEntry<O>>): IterableIterator<O> {
+  for (const e of entries.values()) if (e.value !== undefined) yield e.value;
 }
 
 function union(a: readonly Dependency[], b: readonly Dependency[]): readonly Dependency[] {

@@ -135,7 +135,7 @@ export abstract class CollectionNode<T>
 
   /** Values as of the last commit; sources override this while a transaction holds uncommitted writes. */
   protected committedValues(): Iterable<T> {
-    return this.state.values();
+    return this.values();
   }
 
   subscriberCount(): number {
@@ -252,6 +252,12 @@ export abstract class CollectionNode<T>
     if (value === undefined) this.state.delete(key);
     else this.state.set(key, value);
     for (const ix of indexes) ix.update(key, old, value);
+  }
+
+  /** Keeps every index in step with a key's change, for collections that hold their state elsewhere. */
+  protected updateIndexes(key: string, old: T | undefined, value: T | undefined): void {
+    const indexes = this.indexes;
+    for (let i = 0; i < indexes.length; i++) indexes[i]!.update(key, old, value);
   }
 
   /**

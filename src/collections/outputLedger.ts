@@ -1,4 +1,5 @@
 // The output side of a derived collection: which input owns each output key, what is visible, and the batch.
+// The entries are the collection's state: an entry's `value` is what `getKey` returns.
 //
 // Inputs produce outputs (`apply`); the first input to produce a key owns it and its value is visible, later
 // ones wait in line (a conflict, reported) and take over when it lets go. Every change to a visible value is
@@ -13,8 +14,8 @@ import { KeyEntry } from './derivedRecords.js';
 export interface LedgerHost<O> {
   readonly name: string;
   eq(a: O, b: O): boolean;
-  /** Writes the collection's visible state (and its indexes). */
-  setVisible(key: string, value: O | undefined): void;
+  /** A key's visible value changed from `old` to `value` (undefined: absent), e.g. for indexes. */
+  visibleChanged(key: string, old: O | undefined, value: O | undefined): void;
   /** Commits a batch (`keys[i]` is the key of `events[i]`). */
   emitBatch(events: Event<O>[], keys: readonly string[]): void;
   reportError(err: TransformError): void;
@@ -26,6 +27,8 @@ export class OutputLedger<O> {
   private readonly changed = new ScratchList<KeyEntry<O>>();
   /** Batches so far: an entry's `changedIn` equal to this means it is on `changed` already. */
   private batches = 0;
+  /** Output keys with a visible value (the collection's size). */
+  visibleCount = 0;
   /** Output keys that a second input started producing in this flush; reported once the flush is over. */
   private conflicts: Array<{ readonly slot: KeyEntry<O>; readonly input: KeyEntry<O>; readonly value: O }> = [];
 
@@ -104,8 +107,11 @@ export class OutputLedger<O> {
     } else {
       slot.rewritten = true;
     }
+    const old = slot.value;
+    if (old === undefined) this.visibleCount++;
+    else if (value === undefined) this.visibleCount--;
     slot.value = value;
-    this.host.setVisible(slot.key, value);
+    this.host.visibleChanged(slot.key, old, value);
   }
 
   /** `equals` for outputs; a user `equals` that throws counts as "different" and is reported. */

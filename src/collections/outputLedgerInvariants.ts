@@ -11,9 +11,10 @@ import type { KeyEntry } from './derivedRecords.js';
 export function outputLedgerInconsistency<I, O>(
   parent: InternalCollection<I>,
   entries: ReadonlyMap<string, KeyEntry<O>>,
-  state: ReadonlyMap<string, O>,
+  size: number,
   eq: (a: O, b: O) => boolean,
 ): string | undefined {
+  let visibleCount = 0;
   const q = (s: string | undefined): string => JSON.stringify(s);
   for (const [k, e] of entries) {
     if (e.key !== k) return `entry ${q(e.key)} is filed under ${q(k)}`;
@@ -27,9 +28,13 @@ export function outputLedgerInconsistency<I, O>(
     } else if (e.hasOutputs() || e.deps.length > 0) {
       return `entry ${q(k)} is not an input but keeps outputs or dependencies`;
     }
-    const visible = state.get(k);
-    if (visible !== e.value) return `output ${q(k)} is ${visible === undefined ? 'missing from' : 'different in'} the state and its entry`;
-    if (e.owner === undefined) continue;
+    const visible = e.value;
+    if (visible !== undefined) visibleCount++;
+    if (e.owner === undefined) {
+      if (visible !== undefined) return `output ${q(k)} is visible but nobody produces it`;
+      continue;
+    }
+    if (visible === undefined) return `output ${q(k)} has an owner but no visible value`;
     const producers = e.producers();
     if (new Set(producers).size !== producers.length) return `output ${q(k)} lists a producer twice`;
     for (const p of producers) {
@@ -37,8 +42,8 @@ export function outputLedgerInconsistency<I, O>(
       if (!p.produces(k)) return `output ${q(k)} names producer ${q(p.key)}, which does not produce it`;
     }
     const produced = e.owner.outputFor(k)!;
-    if (visible !== produced && (visible === undefined || !eq(visible, produced))) return `output ${q(k)} differs from what its owner ${q(e.owner.key)} produced`;
+    if (visible !== produced && !eq(visible, produced)) return `output ${q(k)} differs from what its owner ${q(e.owner.key)} produced`;
   }
-  for (const k of state.keys()) if (entries.get(k)?.owner === undefined) return `output ${q(k)} is in the state but nobody produces it`;
+  if (visibleCount !== size) return `${visibleCount} outputs are visible but the collection's size is ${size}`;
   return undefined;
 }
