@@ -1,6 +1,6 @@
 // White-box: the reverse index of a derived collection (krt's dependency_state_test).
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import { newStaticCollection, newCollection, newIndex, fetch, filterKey, filterIndex, filterLabel, type Collection } from '../../src/index.js';
+import { newStaticCollection, newCollection, newIndex, fetch, filterKey, filterIndex, filterLabel, collectionStats, type Collection } from '../../src/index.js';
 import type { DerivedCollection } from '../../src/collections/derivedCollection.js';
 import type { DependencyIndex } from '../../src/fetch/dependencyIndex.js';
 import { captureLog, configMap, pod, subscribers, type ConfigMap, type Pod } from '../helpers/fixtures.js';
@@ -67,6 +67,42 @@ describe('DependencyIndex', () => {
     expect(third[0]).toBe(first[0]);
     expect(ix.reverseKeys(cms.uid)).toEqual(['index:team:x']);
     expect(out.getKey('namespace/p')?.n).toBe(2);
+  });
+
+  it('should keep one fetch as a bare record, and move between none, one and several fetches correctly', () => {
+    const cms = newStaticCollection<ConfigMap>([configMap('a'), configMap('b')]);
+    const pods = newStaticCollection<Pod>([pod('p', '1', { n: '1' })]);
+    const out = newCollection(pods, (ctx, p) => {
+      const n = Number(p.metadata.labels?.['n'] ?? '0');
+      const names = ['a', 'b'].slice(0, n).flatMap((c) => fetch(ctx, cms, filterKey(`namespace/${c}`)));
+      return { metadata: p.metadata, seen: names.map((c) => c.metadata.name).join(',') };
+    });
+    const ix = depsOf(out);
+    const stored = (): unknown => (out as unknown as { entries: Map<string, { deps: unknown }> }).entries.get('namespace/p')!.deps;
+    expect(Array.isArray(stored())).toBe(false);
+    expect(ix.depsOf('namespace/p')).toHaveLength(1);
+    for (const [n, seen, keys] of [
+      ['2', 'a,b', ['key:namespace/a', 'key:namespace/b']],
+      ['0', '', []],
+      ['1', 'a', ['key:namespace/a']],
+      ['2', 'a,b', ['key:namespace/a', 'key:namespace/b']],
+      ['1', 'a', ['key:namespace/a']],
+    ] as const) {
+      pods.updateObject(pod('p', '1', { n }));
+      expect(out.getKey('namespace/p')?.seen).toBe(seen);
+      expect(ix.depsOf('namespace/p')).toHaveLength(Number(n));
+      expect(ix.reverseKeys(cms.uid)).toEqual(keys);
+      expect(Array.isArray(stored())).toBe(n === '2');
+    }
+    // Still live through the bare record: a change to the one fetched object recomputes the input.
+    const before = collectionStats(out).recomputations;
+    cms.updateObject(configMap('a', { changed: 'yes' }));
+    expect(collectionStats(out).recomputations).toBe(before + 1);
+    cms.updateObject(configMap('b', { changed: 'yes' }));
+    expect(collectionStats(out).recomputations).toBe(before + 1);
+    pods.updateObject(pod('p', '1', { n: '0' }));
+    expect(ix.reverseEntryCount()).toBe(0);
+    expect(stored()).toBeUndefined();
   });
 
   it('should keep a key entry as long as one input still uses it', () => {

@@ -13,7 +13,7 @@ import type { CollectionDump, CollectionOptions, HandlerContext, InputDump } fro
 import type { InternalCollection } from '../core/internal.js';
 import { ScratchList } from '../core/scratchList.js';
 import { DependencyIndex } from '../fetch/dependencyIndex.js';
-import type { Dependency } from '../fetch/dependency.js';
+import { depArray, depCount, type DepList } from '../fetch/dependency.js';
 import { TransformContext } from '../fetch/context.js';
 import { CollectionNode, wouldCycle } from './node.js';
 import { keyOutputs } from './transformOutputs.js';
@@ -257,7 +257,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
         return;
       }
     }
-    rec.goodDeps = undefined;
+    rec.goodDeps = null;
     this.setDeps(rec, ctx.deps);
     this.ledger.apply(rec, staged.key, staged.value, staged.many);
     staged.clear();
@@ -302,11 +302,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
 
   /** A run whose result is not used depends on the last good run's reads plus its own (never accumulated). */
   private keepLastGood(rec: KeyEntry<O>, ctx: TransformContext): void {
-    const base = (rec.goodDeps ??= rec.deps);
-    this.setDeps(rec, union(base, ctx.deps));
+    if (rec.goodDeps === null) rec.goodDeps = rec.deps;
+    this.setDeps(rec, union(rec.goodDeps, ctx.deps));
   }
 
-  private setDeps(rec: KeyEntry<O>, deps: readonly Dependency[]): void {
+  private setDeps(rec: KeyEntry<O>, deps: DepList): void {
     const before = this.hasSynced();
     this.deps.set(rec, deps);
     // A new, unsynced dependency must hold back our own sync; re-check once the dust settles.
@@ -343,7 +343,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       if (!r.isInput) continue;
       const d: InputDump = {};
       if (r.hasOutputs()) d.outputs = r.outputKeys().sort();
-      if (r.deps.length > 0) d.dependencies = r.deps.map((x) => x.source.name).sort();
+      if (r.deps !== undefined) d.dependencies = depArray(r.deps).map((x) => x.source.name).sort();
       if (r.error !== undefined) (d as InputDump & { error?: string }).error = r.error;
       inputs[k] = d;
     }
@@ -384,8 +384,8 @@ function* visibleValues<O>(entries: ReadonlyMap<string, KeyEntry<O>>): IterableI
   for (const e of entries.values()) if (e.value !== undefined) yield e.value;
 }
 
-function union(a: readonly Dependency[], b: readonly Dependency[]): readonly Dependency[] {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
-  return [...a, ...b];
+function union(a: DepList, b: DepList): DepList {
+  if (depCount(a) === 0) return b;
+  if (depCount(b) === 0) return a;
+  return [...depArray(a), ...depArray(b)];
 }

@@ -5,15 +5,15 @@
 // lookup; when a transform's output is keyed like its input, the input's own entry is the output's, and
 // producing it takes no lookup at all. Entries point at each other directly (an output at the inputs
 // producing it, the reverse dependency index at inputs) instead of through keys to look up again.
-import type { Dependency } from '../fetch/dependency.js';
-import { NO_DEPS, type TrackedInput } from '../fetch/dependencyIndex.js';
+import type { DepList } from '../fetch/dependency.js';
+import type { TrackedInput } from '../fetch/dependencyIndex.js';
 
 /** @internal One key of a derived collection: its input side, its output side, or both. */
 export class KeyEntry<O> implements TrackedInput {
   // ---- input side: the parent holds an object under this key ----
   isInput = false;
   /** What the last committed run fetched (written by the DependencyIndex). */
-  deps: readonly Dependency[] = NO_DEPS;
+  deps: DepList = undefined;
   queuedAt = 0;
   /**
    * The last applied run's outputs, including outputs another input owns (shadowed). One output (most
@@ -24,11 +24,11 @@ export class KeyEntry<O> implements TrackedInput {
   oneValue: O | undefined = undefined;
   many: ReadonlyMap<string, O> | undefined = undefined;
   /**
-   * While the last run failed or discarded its result: the dependencies of the last good run. Such a run
-   * depends on those plus its own reads; keeping the base apart stops repeated failures from piling up
-   * dependency records without bound.
+   * While the last run failed or discarded its result: the dependencies of the last good run (null while
+   * runs succeed). Such a run depends on those plus its own reads; keeping the base apart stops repeated
+   * failures from piling up dependency records without bound.
    */
-  goodDeps: readonly Dependency[] | undefined = undefined;
+  goodDeps: DepList | null = null;
   /** The last error of a failing transform (for the debug dump). */
   error: string | undefined = undefined;
   /** Whether some run's result has been applied (a first run with a discarded result may still set a default). */
@@ -76,7 +76,7 @@ export class KeyEntry<O> implements TrackedInput {
     this.oneKey = '';
     this.oneValue = undefined;
     this.many = undefined;
-    this.goodDeps = undefined;
+    this.goodDeps = null;
     this.error = undefined;
     this.applied = false;
   }

@@ -22,10 +22,10 @@ export function outputLedgerInconsistency<I, O>(
     if (!e.isInput && e.owner === undefined) return `entry ${q(k)} is neither an input nor an output`;
     if (e.isInput) {
       if (parent.getKey(k) === undefined) return `input ${q(k)} has an entry but no longer exists upstream`;
-      if (e.goodDeps === undefined && e.error !== undefined) return `input ${q(k)} is failing but kept no dependencies of its last good run`;
+      if (e.goodDeps === null && e.error !== undefined) return `input ${q(k)} is failing but kept no dependencies of its last good run`;
       if (e.many !== undefined && e.many.size < 2) return `input ${q(k)} keeps ${e.many.size} outputs in a Map`;
       for (const o of e.outputKeys()) if (entries.get(o)?.producers().includes(e) !== true) return `input ${q(k)} produces ${q(o)} but is not listed as its producer`;
-    } else if (e.hasOutputs() || e.deps.length > 0) {
+    } else if (e.hasOutputs() || e.deps !== undefined || e.goodDeps !== null) {
       return `entry ${q(k)} is not an input but keeps outputs or dependencies`;
     }
     const visible = e.value;

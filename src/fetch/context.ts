@@ -1,9 +1,7 @@
 // The handler context a transform receives: it records what the transform fetched.
 import { CONTEXT_BRAND, type HandlerContext } from '../core/types.js';
 import { UsageError } from '../core/errors.js';
-import type { Dependency } from './dependency.js';
-
-const NO_DEPS: readonly Dependency[] = Object.freeze([]);
+import { depAt, depCount, depListOf, type DepList, type Dependency } from './dependency.js';
 
 /** @internal The context of one transform run. */
 export class TransformContext implements HandlerContext {
@@ -13,11 +11,14 @@ export class TransformContext implements HandlerContext {
    * position reuses that record, and a run that fetched exactly what the last one did hands back the very
    * same array: the common rerun (a pod's IP changed) allocates nothing for its dependencies.
    */
-  private previous: readonly Dependency[] = NO_DEPS;
+  private previous: DepList = undefined;
+  private previousCount = 0;
   /** Fetches recorded so far in this run. */
   private count = 0;
   /** The run's records once they stopped being a prefix of `previous` (undefined until then). */
   private diverged: Dependency[] | undefined = undefined;
+  /** A run whose only record differs from the last run's keeps it here: no array for a single fetch. */
+  private single: Dependency | undefined = undefined;
   discarded = false;
   /** Set when the run is over: a context kept and used later would record into nothing. */
   closed = false;
@@ -33,9 +34,10 @@ export class TransformContext implements HandlerContext {
      * returns true when it may not have committed this transaction yet (see {@link StaleRead}).
      */
     private readonly checkSource?: (source: Dependency['source']) => boolean,
-    previous: readonly Dependency[] = NO_DEPS,
+    previous: DepList = undefined,
   ) {
     this.previous = previous;
+    this.previousCount = depCount(previous);
   }
 
   /** Set when this run read a collection that may not have committed yet; its result must not be used. */
@@ -45,11 +47,13 @@ export class TransformContext implements HandlerContext {
    * Readies a closed context for the next run of its owner. The engine reuses one context per collection:
    * a context a transform kept stays closed between runs, and runs never nest within one collection.
    */
-  reopen(inputKey: string | undefined, previous: readonly Dependency[]): void {
+  reopen(inputKey: string | undefined, previous: DepList): void {
     this.inputKey = inputKey;
     this.previous = previous;
+    this.previousCount = depCount(previous);
     this.count = 0;
     this.diverged = undefined;
+    this.single = undefined;
     this.discarded = false;
     this.stale = false;
     this.closed = false;
@@ -80,25 +84,38 @@ export class TransformContext implements HandlerContext {
 
   /** What the previous run recorded at the position of the next fetch (a candidate for reuse). */
   candidate(): Dependency | undefined {
-    return this.diverged === undefined ? this.previous[this.count] : undefined;
+    return this.diverged === undefined && this.single === undefined && this.count < this.previousCount ? depAt(this.previous, this.count) : undefined;
   }
 
   /** What this run fetched, in order. */
-  get deps(): readonly Dependency[] {
+  get deps(): DepList {
     if (this.diverged !== undefined) return this.diverged;
-    if (this.count === this.previous.length) return this.previous;
-    return this.previous.slice(0, this.count);
+    if (this.single !== undefined) return this.single;
+    if (this.count === this.previousCount) return this.previous;
+    return this.count === 0 ? undefined : depListOf(depArrayOf(this.previous), this.count);
   }
 
   private add(dep: Dependency): void {
     const n = this.count++;
     if (this.diverged !== undefined) {
       this.diverged.push(dep);
-    } else if (this.previous[n] !== dep) {
-      // A one-element literal is exact-size: the engine keeps the array as long as the input lives.
-      this.diverged = n === 0 ? [dep] : [...this.previous.slice(0, n), dep];
+    } else if (this.single !== undefined) {
+      this.diverged = [this.single, dep];
+      this.single = undefined;
+    } else if (n >= this.previousCount || depAt(this.previous, n) !== dep) {
+      // The run stopped repeating the last one: from here on it builds its own list.
+      if (n === 0) this.single = dep;
+      else {
+        const prefix = depArrayOf(this.previous).slice(0, n);
+        prefix.push(dep);
+        this.diverged = prefix;
+      }
     }
   }
+}
+
+function depArrayOf(d: DepList): Dependency[] {
+  return d === undefined ? [] : Array.isArray(d) ? [...(d as readonly Dependency[])] : [d as Dependency];
 }
 
 /**

@@ -21,6 +21,39 @@ export interface Dependency {
 }
 
 /**
+ * @internal What one transform run fetched, in order: nothing, one record, or an array of two or more. Most
+ * transforms fetch once, and an input keeps its list as long as it lives: a one-element array would cost 56
+ * bytes and a cache line per input for nothing.
+ */
+export type DepList = Dependency | readonly Dependency[] | undefined;
+
+/** @internal How many records a list holds. */
+export function depCount(d: DepList): number {
+  return d === undefined ? 0 : isMany(d) ? d.length : 1;
+}
+
+/** @internal The i-th record of a list (i < depCount). */
+export function depAt(d: DepList, i: number): Dependency {
+  return isMany(d) ? d[i]! : (d as Dependency);
+}
+
+/** @internal A list as an array (for cold paths: dumps, checks, tests). */
+export function depArray(d: DepList): readonly Dependency[] {
+  return d === undefined ? [] : isMany(d) ? d : [d];
+}
+
+/** @internal The list of `n` records built from an array holding at least `n` (a single one unwrapped). */
+export function depListOf(records: readonly Dependency[], n: number): DepList {
+  if (n === 0) return undefined;
+  if (n === 1) return records[0];
+  return n === records.length ? records : records.slice(0, n);
+}
+
+function isMany(d: DepList): d is readonly Dependency[] {
+  return Array.isArray(d);
+}
+
+/**
  * Every dependency has all fields from construction, in one order: V8 then gives every record one hidden
  * class, and `matches` (run for each candidate of each event) stays monomorphic. Adding fields as filters
  * appear made a different shape per filter combination, and building them was a tenth of a recompute.

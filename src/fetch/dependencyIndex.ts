@@ -1,7 +1,7 @@
 // Per-input dependency records and their reverse index: which inputs must recompute when a fetched collection changes.
 import type { Event } from '../core/event.js';
 import type { IndexHandle, InternalCollection } from '../core/internal.js';
-import { matches, type Dependency } from './dependency.js';
+import { depArray, depAt, depCount, matches, type DepList, type Dependency } from './dependency.js';
 
 /**
  * @internal What the index needs of an input: its key, the dependencies of its last committed run (which
@@ -10,7 +10,7 @@ import { matches, type Dependency } from './dependency.js';
  */
 export interface TrackedInput {
   readonly key: string;
-  deps: readonly Dependency[];
+  deps: DepList;
   /** The flush in which the input was last queued for recompute (see `collectAffected`). */
   queuedAt: number;
 }
@@ -46,8 +46,6 @@ export interface SourceUseHooks {
   matchFailed?(inputKey: string, error: unknown): void;
 }
 
-/** @internal No dependencies (shared, never written to). */
-export const NO_DEPS: readonly Dependency[] = Object.freeze([]);
 
 /**
  * @internal The dependency state of one derived collection. Reverse-index entries exist only while some
@@ -64,7 +62,7 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
 
   /** What the input fetched in its last committed run. */
   depsOf(inputKey: string): readonly Dependency[] {
-    return this.inputs.get(inputKey)?.deps ?? NO_DEPS;
+    return depArray(this.inputs.get(inputKey)?.deps);
   }
 
   /** Whether some input currently reads the source with this uid. */
@@ -97,26 +95,26 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
   }
 
   /** Replaces what `input` depends on. Links the new records before unlinking the old, so a source kept in use never churns. */
-  set(input: R, deps: readonly Dependency[]): void {
-    // A rerun that fetched exactly what the last run fetched hands back the same array (see TransformContext).
+  set(input: R, deps: DepList): void {
+    // A rerun that fetched exactly what the last run fetched hands back the same list (see TransformContext).
     if (deps === input.deps) return;
-    // What is stored lives as long as the input. A transform context's single fetch is an exact-size
-    // literal; a longer list grew by push and carries spare capacity (about 130 bytes), so it is copied.
-    const kept = deps.length <= 1 ? deps : deps.slice();
+    // What is stored lives as long as the input: a transform context's array grew by push and carries spare
+    // capacity (about 130 bytes), so it is copied to its exact size.
+    const kept = Array.isArray(deps) ? deps.slice() : deps;
     const old = input.deps;
     input.deps = kept;
     // The common case: a rerun read the same sources through the same keys and index keys. The reverse
     // index files inputs by exactly those, so only the records (whose other filters may differ) change.
     if (sameFootprint(old, kept)) return;
-    if (kept.length > 0) this.link(input, kept);
-    if (old.length > 0) this.unlink(input, old);
+    if (kept !== undefined) this.link(input, kept);
+    if (old !== undefined) this.unlink(input, old);
   }
 
   /** Forgets everything `input` depends on. */
   delete(input: R): void {
     const old = input.deps;
-    if (old.length === 0) return;
-    input.deps = NO_DEPS;
+    if (old === undefined) return;
+    input.deps = undefined;
     this.unlink(input, old);
   }
 
@@ -146,9 +144,10 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
   /** Strict mode: rebuilds the reverse index from the per-input records and compares. */
   inconsistency(): string | undefined {
     const copies = new Map<string, TrackedInput>();
-    for (const k of this.inputs.keys()) copies.set(k, { key: k, deps: NO_DEPS, queuedAt: 0 });
+    for (const k of this.inputs.keys()) copies.set(k, { key: k, deps: undefined, queuedAt: 0 });
     const fresh = new DependencyIndex<TrackedInput>({ firstUse: () => {}, lastUse: () => {} }, copies);
     for (const [k, r] of this.inputs) fresh.set(copies.get(k)!, r.deps);
+    for (const r of this.inputs.values()) if (Array.isArray(r.deps) && (r.deps as readonly Dependency[]).length < 2) return `input ${JSON.stringify(r.key)} keeps ${(r.deps as readonly Dependency[]).length} dependencies in an array`;
     for (const [uid, e] of this.bySource) {
       const f = fresh.bySource.get(uid);
       if (f === undefined) return `source ${e.source.name} is indexed but no input depends on it`;
@@ -175,8 +174,10 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
   }
 
   private changes(input: R, sourceUid: number, e: Event<unknown>): boolean {
+    const deps = input.deps;
     try {
-      for (const dep of input.deps) {
+      for (let i = 0, n = depCount(deps); i < n; i++) {
+        const dep = depAt(deps, i);
         if (dep.source.uid !== sourceUid) continue;
         const matchedOld = e.old !== undefined && matches(dep, e.old, false);
         const matchedNew = e.new !== undefined && matches(dep, e.new, false);
@@ -195,10 +196,12 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
     return false;
   }
 
-  private link(input: R, deps: readonly Dependency[]): void {
+  private link(input: R, deps: DepList): void {
     // Sources counted once per input; most inputs fetch one thing, and then there is nothing to de-duplicate.
-    const seen = deps.length > 1 ? new Set<number>() : undefined;
-    for (const dep of deps) {
+    const n = depCount(deps);
+    const seen = n > 1 ? new Set<number>() : undefined;
+    for (let i = 0; i < n; i++) {
+      const dep = depAt(deps, i);
       const uid = dep.source.uid;
       let entry = this.bySource.get(uid);
       if (entry === undefined) {
@@ -226,10 +229,12 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
   }
 
   /** Drops the entries of `deps` that the input's current records (already linked) no longer hold. */
-  private unlink(input: R, deps: readonly Dependency[]): void {
-    const current = input.deps;
-    const seen = deps.length > 1 ? new Set<number>() : undefined;
-    for (const dep of deps) {
+  private unlink(input: R, deps: DepList): void {
+    const current = depArray(input.deps);
+    const n = depCount(deps);
+    const seen = n > 1 ? new Set<number>() : undefined;
+    for (let i = 0; i < n; i++) {
+      const dep = depAt(deps, i);
       const uid = dep.source.uid;
       const entry = this.bySource.get(uid);
       if (entry === undefined) continue;
@@ -258,11 +263,12 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
 }
 
 /** Whether two dependency lists occupy the same reverse-index entries: same sources, keys and index keys, in order. */
-function sameFootprint(a: readonly Dependency[], b: readonly Dependency[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
+function sameFootprint(a: DepList, b: DepList): boolean {
+  const n = depCount(a);
+  if (n !== depCount(b)) return false;
+  for (let i = 0; i < n; i++) {
+    const x = depAt(a, i);
+    const y = depAt(b, i);
     if (x.source !== y.source) return false;
     if (x.keys !== y.keys) {
       if (x.keys === undefined || y.keys === undefined || x.keys.length !== y.keys.length) return false;
