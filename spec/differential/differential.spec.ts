@@ -253,6 +253,15 @@ function buildGraph() {
       })),
   );
 
+  // An index over a derived collection (whose state lives in the engine's key entries), viewed as a
+  // collection and derived from: the same groups as the index over the pods themselves.
+  const simplePodsByIP = newIndex(simplePods, 'ip', (p) => [p.ip]);
+  add(
+    'simpleIpGroups',
+    newCollection(simplePodsByIP.asCollection({ name: 'simpleIpIndex' }), (_ctx, g) => ({ metadata: { name: g.key }, pods: sorted(g.objects.map(key)) }), { name: 'simpleIpGroups' }),
+    (s) => expectedOf(s, 'ipGroups') as { metadata: { name: string }; pods: string[] }[],
+  );
+
   // partialFetch: the projections cover everything the filters and the result depend on.
   add(
     'podKeys',
