@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { newStaticCollection, batch, type Event } from '../../src/index.js';
+import { newStaticCollection, newCollection, batch, type Event } from '../../src/index.js';
 
 // How a source folds the writes of one transaction into one event per key. The first key of a transaction
 // is kept apart from the rest (no map for single-write transactions), and unconditional writes
@@ -88,5 +88,20 @@ describe('SourceNode write folding', () => {
     });
     expect(replayed).toEqual(['add/a=1', 'add/b=1']);
     expect(c.list().map((o) => `${o.metadata.name}=${o.v}`).sort()).toEqual(['a=2', 'n=1']);
+  });
+
+  it('should hand handlers frozen batches, from sources and derived collections alike', () => {
+    const c = newStaticCollection<Named>([named('a', 1)]);
+    const doubled = newCollection(c, (_ctx, o) => ({ metadata: o.metadata, v: o.v * 2 }));
+    const seen: Array<readonly Event<Named>[]> = [];
+    c.registerBatch((b) => void seen.push(b));
+    doubled.registerBatch((b) => void seen.push(b));
+    c.updateObject(named('a', 2));
+    batch(() => {
+      c.updateObject(named('b', 1));
+      c.updateObject(named('c', 1));
+    });
+    expect(seen).toHaveLength(6); // two replays, then a batch from each collection per transaction
+    for (const b of seen) expect(Object.isFrozen(b)).toBe(true);
   });
 });

@@ -127,10 +127,10 @@ export abstract class CollectionNode<T>
   }
 
   /** The committed state as `add` events (what a new handler sees first). */
-  protected replay(): Event<T>[] {
+  protected replay(): readonly Event<T>[] {
     const out: Event<T>[] = [];
     for (const v of this.committedValues()) out.push({ type: 'add', new: v });
-    return out;
+    return Object.freeze(out);
   }
 
   /** Values as of the last commit; sources override this while a transaction holds uncommitted writes. */
@@ -202,14 +202,18 @@ export abstract class CollectionNode<T>
   protected emit(events: Event<T>[], keys: readonly string[]): void {
     if (events.length === 0) return;
     if (isStrictMode()) this.checkBatch(events, keys);
-    Object.freeze(events);
     this.batchCount++;
     this.eventCount += events.length;
     const initial = !this.syncState.hasSynced();
     const dependents = this.dependents;
     for (let i = 0; i < dependents.length; i++) dependents[i]!.receive(this as InternalCollection<unknown>, events as readonly Event<unknown>[], keys);
     const regs = this.handlers.snapshot();
-    if (regs.length > 0) deliverAfterCommit(regs as readonly BatchReceiver[], events as readonly Event<unknown>[], initial);
+    if (regs.length > 0) {
+      // Handlers share one array: frozen, so that none can change what the next one sees. Dependents are
+      // rxkrt's own and only read it, and a freeze costs as much as the rest of a one-event hand-over.
+      Object.freeze(events);
+      deliverAfterCommit(regs as readonly BatchReceiver[], events as readonly Event<unknown>[], initial);
+    }
   }
 
   /**
