@@ -33,8 +33,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
    */
   private readonly entries = new Map<string, KeyEntry<O>>();
   private readonly deps: DependencyIndex<KeyEntry<O>>;
-  /** The keys of the parent's batches since the last flush (the events themselves are not needed). */
+  /** The parent's batches since the last flush, and their keys. */
+  private readonly parentEvents = new ScratchList<readonly Event<unknown>[]>();
   private readonly parentKeys = new ScratchList<readonly string[]>();
+  /** For the first inputs of `affected` (those the parent's batch named): their new value, or undefined if gone. */
+  private readonly parentInputs = new ScratchList<I | undefined>();
   /** Batches of fetched collections since the last flush: source uid, events and keys, side by side. */
   private readonly depSources = new ScratchList<number>();
   private readonly depEvents = new ScratchList<readonly Event<unknown>[]>();
@@ -89,7 +92,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     parent.addDependent(this);
     // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
     // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
-    for (const input of parent.values()) this.recompute(this.record(parent.keyOf(input)));
+    for (const input of parent.values()) this.recompute(this.record(parent.keyOf(input)), input);
     this.ledger.settleChanged();
     this.ledger.reportConflicts();
     this.start(opts);
@@ -118,7 +121,10 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
 
   override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[], keys: readonly string[]): void {
     if (this.disposed) return;
-    if (from === (this.parent as InternalCollection<unknown>)) this.parentKeys.push(keys);
+    if (from === (this.parent as InternalCollection<unknown>)) {
+      this.parentEvents.push(events);
+      this.parentKeys.push(keys);
+    }
     // The parent's batch also goes through the dependency index when some transform fetched the parent.
     if (from !== (this.parent as InternalCollection<unknown>) || this.deps.uses(from.uid)) {
       this.depSources.push(from.uid);
@@ -131,11 +137,19 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   flush(): void {
     const mark = ++this.flushes;
     const affected = this.affected;
+    // The parent's batch carries each input's committed value: with one batch (the rule, one per collection
+    // per transaction), those inputs are not looked up again. They are queued first, so they lead `affected`.
+    const oneBatch = this.parentKeys.length === 1;
     for (let b = 0; b < this.parentKeys.length; b++) {
       const keys = this.parentKeys.at(b);
-      for (let i = 0; i < keys.length; i++) this.queue(this.record(keys[i]!), mark);
+      const events = this.parentEvents.at(b);
+      for (let i = 0; i < keys.length; i++) {
+        if (this.queue(this.record(keys[i]!), mark) && oneBatch) this.parentInputs.push(events[i]!.new as I | undefined);
+      }
     }
     this.parentKeys.reset();
+    this.parentEvents.reset();
+    const fromParent = this.parentInputs.length;
     for (let b = 0; b < this.depSources.length; b++) {
       this.deps.collectAffected(this.depSources.at(b), this.depEvents.at(b), this.depKeys.at(b), mark, affected);
     }
@@ -150,13 +164,18 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     }
     if (this.disposed) {
       affected.reset();
+      this.parentInputs.reset();
       return;
     }
     const rank = this.rank;
     this.flushRank = rank;
     // Index loop: `affected` does not grow while it is worked through (dependency marks happen above).
-    for (let i = 0; i < affected.length; i++) this.recompute(affected.at(i));
+    for (let i = 0; i < affected.length; i++) {
+      const rec = affected.at(i);
+      this.recompute(rec, i < fromParent ? this.parentInputs.at(i) : this.parent.getKey(rec.key));
+    }
     affected.reset();
+    this.parentInputs.reset();
     this.flushRank = Infinity;
     this.ledger.reportConflicts();
     if (this.rank !== rank || this.retry.length > 0) {
@@ -181,10 +200,12 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     return r;
   }
 
-  private queue(r: KeyEntry<O>, mark: number): void {
-    if (r.queuedAt === mark) return;
+  /** Adds an input to this flush's work, once; returns whether it was added now. */
+  private queue(r: KeyEntry<O>, mark: number): boolean {
+    if (r.queuedAt === mark) return false;
     r.queuedAt = mark;
     this.affected.push(r);
+    return true;
   }
 
   protected upstreamReady(): boolean {
@@ -220,8 +241,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** Reruns one input against the current state and records the changed outputs. */
-  private recompute(rec: KeyEntry<O>): void {
-    const input = this.parent.getKey(rec.key);
+  private recompute(rec: KeyEntry<O>, input: I | undefined): void {
     if (input === undefined) {
       this.removeInput(rec);
       return;
@@ -325,6 +345,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.parent.removeDependent(this);
     for (const src of [...this.deps.sources()]) src.removeDependent(this);
     this.parentKeys.reset();
+    this.parentEvents.reset();
     this.depSources.reset();
     this.depEvents.reset();
     this.depKeys.reset();
