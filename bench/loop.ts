@@ -1,6 +1,9 @@
 // `npm run bench:loop`: rxkrt's hot operations in a tight loop, with no forced gc between ops (unlike the
 // harness), and the bytes each pod update allocates. Run with a 256 MB young generation (the script sets it),
 // so that no scavenge runs inside a measured op and the heap growth across an op is what it allocated.
+//
+//   node dist/bench/loop.js [rounds] [only]   `only`: run just the ops whose name contains it, e.g. under
+//                                              `node --cpu-prof` to profile one op ("one batch")
 import { batch } from '../src/index.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
@@ -9,9 +12,11 @@ import { QUICK, makePods, makeServices, toggled } from './b2Scale.js';
 import { median } from './harness.js';
 
 const ROUNDS = Number(process.argv[2] ?? 1000);
+const ONLY = process.argv[3];
 
 /** Median ms per op over ROUNDS ops (after a tenth as warm-up), and median KB allocated per op / `per`. */
 function measure(name: string, per: number, op: (round: number) => void, baseline?: number): number {
+  if (ONLY !== undefined && !name.includes(ONLY)) return NaN;
   const times: number[] = [];
   const bytes: number[] = [];
   const warm = Math.ceil(ROUNDS / 10);
@@ -28,7 +33,7 @@ function measure(name: string, per: number, op: (round: number) => void, baselin
     }
   }
   const ms = median(times);
-  const ratio = baseline === undefined ? '(baseline)' : `ratio ${(ms / baseline).toFixed(2)}`;
+  const ratio = baseline === undefined ? '(baseline)' : Number.isNaN(baseline) ? '' : `ratio ${(ms / baseline).toFixed(2)}`;
   console.log(`${name.padEnd(52)} ${ms.toFixed(2).padStart(8)} ms/op  ${ratio.padEnd(11)} ${(median(bytes) / per / 1024).toFixed(2).padStart(6)} KB allocated per pod`);
   return ms;
 }

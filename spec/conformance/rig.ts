@@ -16,6 +16,7 @@ import {
   newStatic,
   newStaticCollection,
   type Collection,
+  type StaticCollection,
   type Event,
 } from '../../src/index.js';
 
@@ -64,17 +65,22 @@ export interface RigFactory {
 
 // ---- factories ----------------------------------------------------------------------------------------
 
+/** A rig whose objects are created and re-keyed by writing to the static collection `src` (maybe `c` itself). */
+function drivenBy(src: StaticCollection<Named>, c: Collection<Named>): Rig<Named> {
+  return {
+    collection: c,
+    createObject: (k) => src.updateObject(named(k)),
+    replaceKey: (o, n) => {
+      src.deleteObject(o);
+      src.updateObject(named(n));
+    },
+  };
+}
+
 /** krt rig 2: a static collection. */
 function staticRig(): Rig<Named> {
   const c = newStaticCollection<Named>([], { name: 'conformance/static', metadata: { ...RIG_METADATA } });
-  return {
-    collection: c,
-    createObject: (k) => c.updateObject(named(k)),
-    replaceKey: (o, n) => {
-      c.deleteObject(o);
-      c.updateObject(named(n));
-    },
-  };
+  return drivenBy(c, c);
 }
 
 /** krt rig 3: a static singleton (replace sub-suite only: it holds one object). */
@@ -129,14 +135,7 @@ function newCollectionRig(): Rig<Named> {
     name: 'conformance/derived',
     metadata: { ...RIG_METADATA },
   });
-  return {
-    collection: c,
-    createObject: (k) => src.updateObject(named(k)),
-    replaceKey: (o, n) => {
-      src.deleteObject(o);
-      src.updateObject(named(n));
-    },
-  };
+  return drivenBy(src, c);
 }
 
 /** newManyFromNothing: one transform that copies everything a static collection holds. */
@@ -146,14 +145,7 @@ function manyFromNothingRig(): Rig<Named> {
     name: 'conformance/manyFromNothing',
     metadata: { ...RIG_METADATA },
   });
-  return {
-    collection: c,
-    createObject: (k) => src.updateObject(named(k)),
-    replaceKey: (o, n) => {
-      src.deleteObject(o);
-      src.updateObject(named(n));
-    },
-  };
+  return drivenBy(src, c);
 }
 
 /** newSingleton over a static singleton (replace sub-suite only). */
@@ -221,14 +213,7 @@ function mapRig(): Rig<Named> {
     name: 'conformance/map',
     metadata: { ...RIG_METADATA },
   });
-  return {
-    collection: c,
-    createObject: (k) => src.updateObject(named(k)),
-    replaceKey: (o, n) => {
-      src.deleteObject(o);
-      src.updateObject(named(n));
-    },
-  };
+  return drivenBy(src, c);
 }
 
 /**

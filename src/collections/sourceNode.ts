@@ -3,7 +3,6 @@ import type { Event } from '../core/event.js';
 import type { CollectionOptions } from '../core/types.js';
 import { beginIfIdle, commitOpened, isOpen, mutate, schedule, scheduleSync } from '../core/transaction.js';
 import { CollectionNode } from './node.js';
-import { clearMap } from '../core/clearMap.js';
 import { TransformError } from '../core/errors.js';
 
 /**
@@ -122,9 +121,10 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
       out.push(e);
       keys.push(key);
     });
-    clearMap(this.pending);
+    // Only transactions that wrote two keys or more get here: a single key never enters the map.
+    this.pending.clear();
     if (this.mixed) {
-      clearMap(this.forced);
+      this.forced.clear();
       this.mixed = false;
     }
     this.emit(out, keys);

@@ -1,7 +1,7 @@
 // The handler context a transform receives: it records what the transform fetched.
 import { CONTEXT_BRAND, type HandlerContext } from '../core/types.js';
 import { UsageError } from '../core/errors.js';
-import { depAt, depCount, depListOf, type DepList, type Dependency } from './dependency.js';
+import { depArray, depAt, depCount, depListOf, type DepList, type Dependency } from './dependency.js';
 
 /** @internal The context of one transform run. */
 export class TransformContext implements HandlerContext {
@@ -92,7 +92,7 @@ export class TransformContext implements HandlerContext {
     if (this.diverged !== undefined) return this.diverged;
     if (this.single !== undefined) return this.single;
     if (this.count === this.previousCount) return this.previous;
-    return this.count === 0 ? undefined : depListOf(depArrayOf(this.previous), this.count);
+    return depListOf(depArray(this.previous), this.count);
   }
 
   private add(dep: Dependency): void {
@@ -105,18 +105,11 @@ export class TransformContext implements HandlerContext {
     } else if (n >= this.previousCount || depAt(this.previous, n) !== dep) {
       // The run stopped repeating the last one: from here on it builds its own list.
       if (n === 0) this.single = dep;
-      else {
-        const prefix = depArrayOf(this.previous).slice(0, n);
-        prefix.push(dep);
-        this.diverged = prefix;
-      }
+      else this.diverged = [...depArray(this.previous).slice(0, n), dep];
     }
   }
 }
 
-function depArrayOf(d: DepList): Dependency[] {
-  return d === undefined ? [] : Array.isArray(d) ? [...(d as readonly Dependency[])] : [d as Dependency];
-}
 
 /**
  * @internal Aborts a transform that fetches, mid-transaction, a collection ranked at or above its own
