@@ -1,13 +1,25 @@
 // A secondary index over one collection's state, updated in the same step as the state itself.
 import type { IndexHandle, InternalCollection } from '../core/internal.js';
+import type { Labels } from '../core/labels.js';
+import type { ScratchList } from '../core/scratchList.js';
+import { SelectorLookup } from '../core/selectorLookup.js';
 
 let nextIndexUid = 1;
 const NONE: readonly string[] = [];
+
+/**
+ * Below this many objects a group is scanned: testing a few selectors costs less than the lookup's map
+ * reads and sort, and groups that are never fetched by selector cost nothing to keep.
+ */
+const LOOKUP_MIN_GROUP = 8;
 
 /** @internal indexKey → (objectKey → object), maintained by the owning collection on every state write. */
 export class IndexState<T> implements IndexHandle<T> {
   readonly uid = nextIndexUid++;
   private readonly groups = new Map<string, Map<string, T>>();
+  /** Selector lookups of the groups that were fetched by selector once they were large enough; built on
+   * first use, kept in step by `update` from then on, dropped with their group. */
+  private lookups: Map<string, SelectorLookup<T>> | undefined;
 
   constructor(
     readonly name: string,
@@ -48,6 +60,19 @@ export class IndexState<T> implements IndexHandle<T> {
     return this.groups.get(key)?.values() ?? NONE_ITER;
   }
 
+  selecting(key: string, labels: Labels, withEmpty: boolean, out: ScratchList<T>): boolean {
+    let lookup = this.lookups?.get(key);
+    if (lookup === undefined) {
+      const g = this.groups.get(key);
+      if (g === undefined || g.size < LOOKUP_MIN_GROUP) return false;
+      lookup = new SelectorLookup<T>();
+      for (const [k, v] of g) lookup.set(k, v);
+      (this.lookups ??= new Map()).set(key, lookup);
+    }
+    lookup.candidates(labels, withEmpty, out);
+    return true;
+  }
+
   keys(): Iterable<string> {
     return this.groups.keys();
   }
@@ -61,13 +86,20 @@ export class IndexState<T> implements IndexHandle<T> {
       const g = this.groups.get(k);
       if (g === undefined) continue;
       g.delete(objectKey);
-      if (g.size === 0) this.groups.delete(k);
+      const lookups = this.lookups;
+      if (g.size === 0) {
+        this.groups.delete(k);
+        lookups?.delete(k);
+      } else {
+        lookups?.get(k)?.delete(objectKey);
+      }
     }
     if (next === undefined) return;
     for (const k of newKeys) {
       let g = this.groups.get(k);
       if (g === undefined) this.groups.set(k, (g = new Map()));
       g.set(objectKey, next);
+      this.lookups?.get(k)?.set(objectKey, next);
     }
   }
 }

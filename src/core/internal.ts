@@ -1,6 +1,8 @@
 // The internal face of a collection: what fetch, indexes and the engine use beyond the public interface.
 import type { Collection } from './types.js';
 import type { COLLECTION_BRAND } from './keyOf.js';
+import type { Labels } from './labels.js';
+import type { ScratchList } from './scratchList.js';
 
 /** @internal Every collection rxkrt builds implements this; users cannot (the brand is not exported). */
 export interface InternalCollection<T> extends Collection<T> {
@@ -43,6 +45,12 @@ export interface IndexHandle<T> {
   extract(o: T): readonly string[];
   /** The objects under `key`, without copying. */
   lookupValues(key: string): Iterable<T>;
+  /**
+   * Appends to `out`, in the order `lookupValues` gives, the objects under `key` whose selector may be a
+   * subset of `labels` (`withEmpty`: or is empty), and returns true; returns false, appending nothing, when
+   * the group is too small for a lookup to pay and the caller should scan `lookupValues` itself.
+   */
+  selecting(key: string, labels: Labels, withEmpty: boolean, out: ScratchList<T>): boolean;
   /** Index keys present (for asCollection). */
   keys(): Iterable<string>;
   /** Number of non-empty groups. */

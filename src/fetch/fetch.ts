@@ -6,6 +6,7 @@ import { UsageError } from '../core/errors.js';
 import { buildDependency, buildIndexedDependency, matches, type Dependency } from './dependency.js';
 import { trackingContext } from './context.js';
 import type { FetchFilter } from './filters.js';
+import { ScratchList } from '../core/scratchList.js';
 
 /**
  * Reads the objects of `c` that pass every filter, and records the dependency so that a change to a
@@ -74,10 +75,10 @@ export function partialFetch<T, S>(
  * a 17-slot backing store: the first match waits in a local and the array is built once the result is known.
  */
 export function listMatching(dep: Dependency): unknown[] {
-  let first: unknown = undefined;
-  let more: unknown[] | undefined;
   const src = dep.source;
   if (dep.keys !== undefined) {
+    let first: unknown = undefined;
+    let more: unknown[] | undefined;
     for (const k of dep.keys) {
       const v = src.getKey(k);
       if (v === undefined || !matches(dep, v, true)) continue;
@@ -85,14 +86,45 @@ export function listMatching(dep: Dependency): unknown[] {
       else if (more === undefined) more = [first, v];
       else more.push(v);
     }
-  } else {
-    const candidates = dep.indexHandle !== undefined ? dep.indexHandle.lookupValues(dep.indexKey!) : src.values();
-    for (const v of candidates) {
-      if (!matches(dep, v, true)) continue;
-      if (first === undefined) first = v;
-      else if (more === undefined) more = [first, v];
-      else more.push(v);
+    return more !== undefined ? more : first !== undefined ? [first] : [];
+  }
+  const index = dep.indexHandle;
+  if (index === undefined) return passing(dep, src.values());
+  const bySelector = dep.selectsNonEmpty ?? dep.selects;
+  // The scratch list is in use only while candidates are tested: `matches` can run a user's
+  // `getLabelSelector` or predicate, and a fetch from there finds the list in use and scans.
+  const listed = selectorCandidates;
+  if (bySelector !== undefined && listed.length === 0 && index.selecting(dep.indexKey!, bySelector, dep.selectsNonEmpty === undefined, listed)) {
+    try {
+      let first: unknown = undefined;
+      let more: unknown[] | undefined;
+      for (let i = 0; i < listed.length; i++) {
+        const v = listed.at(i);
+        if (!matches(dep, v, true)) continue;
+        if (first === undefined) first = v;
+        else if (more === undefined) more = [first, v];
+        else more.push(v);
+      }
+      return more !== undefined ? more : first !== undefined ? [first] : [];
+    } finally {
+      listed.reset();
     }
+  }
+  return passing(dep, index.lookupValues(dep.indexKey!));
+}
+
+/** Candidates named by an index group's selector lookup (see `IndexHandle.selecting`). */
+const selectorCandidates = new ScratchList<unknown>();
+
+/** The candidates that pass the dependency's value filters (the index filter is already applied). */
+function passing(dep: Dependency, candidates: Iterable<unknown>): unknown[] {
+  let first: unknown = undefined;
+  let more: unknown[] | undefined;
+  for (const v of candidates) {
+    if (!matches(dep, v, true)) continue;
+    if (first === undefined) first = v;
+    else if (more === undefined) more = [first, v];
+    else more.push(v);
   }
   return more !== undefined ? more : first !== undefined ? [first] : [];
 }

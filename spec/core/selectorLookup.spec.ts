@@ -1,0 +1,127 @@
+import { describe, it, expect } from '@jest/globals';
+import { SelectorLookup } from '../../src/core/selectorLookup.js';
+import { ScratchList } from '../../src/core/scratchList.js';
+import { isSubset, selectsNonEmpty, type Labels } from '../../src/core/labels.js';
+import { seededRandom } from '../../src/testing/index.js';
+
+interface Svc {
+  name: string;
+  spec: { selector: Labels };
+}
+const svc = (name: string, selector: Labels): Svc => ({ name, spec: { selector } });
+
+function candidatesOf(lookup: SelectorLookup<Svc>, labels: Labels, withEmpty: boolean): string[] {
+  const out = new ScratchList<Svc>();
+  lookup.candidates(labels, withEmpty, out);
+  const names: string[] = [];
+  for (let i = 0; i < out.length; i++) names.push(out.at(i).name);
+  return names;
+}
+
+describe('SelectorLookup', () => {
+  it('should name only objects filed under one of the labels’ pairs, in insertion order', () => {
+    const l = new SelectorLookup<Svc>();
+    l.set('a', svc('a', { app: 'web' }));
+    l.set('b', svc('b', { app: 'db' }));
+    l.set('c', svc('c', { tier: 'front', app: 'web' }));
+    l.set('d', svc('d', { app: 'web' }));
+    expect(candidatesOf(l, { app: 'web', tier: 'front' }, false)).toEqual(['a', 'c', 'd']);
+    expect(candidatesOf(l, { app: 'db' }, false)).toEqual(['b']);
+    expect(candidatesOf(l, { other: 'x' }, false)).toEqual([]);
+  });
+
+  it('should file a selector under its least crowded pair, so a crowded pair does not name it', () => {
+    const l = new SelectorLookup<Svc>();
+    for (let i = 0; i < 5; i++) l.set(`s${i}`, svc(`s${i}`, { app: `a${i}`, shard: 's0' }));
+    // Each selector has its own app pair: none is filed under the shared shard pair, so a label map with
+    // only that pair names nothing (and a subset test would reject all five anyway).
+    expect(candidatesOf(l, { shard: 's0' }, false)).toEqual([]);
+    expect(candidatesOf(l, { app: 'a3', shard: 's0' }, false)).toEqual(['s3']);
+  });
+
+  it('should name empty selectors only when asked, and every object whose selector cannot be read', () => {
+    type Named = { name: string };
+    const l = new SelectorLookup<Named>();
+    l.set('empty', svc('empty', {}));
+    l.set('broken', { name: 'broken', getLabelSelector: (): Labels => { throw new Error('no selector'); } } as Named);
+    l.set('web', svc('web', { app: 'web' }));
+    const names = (labels: Labels, withEmpty: boolean): string[] => {
+      const out = new ScratchList<Named>();
+      l.candidates(labels, withEmpty, out);
+      return Array.from({ length: out.length }, (_, i) => out.at(i).name);
+    };
+    expect(names({ app: 'web' }, false)).toEqual(['broken', 'web']);
+    expect(names({ app: 'web' }, true)).toEqual(['empty', 'broken', 'web']);
+    expect(names({}, true)).toEqual(['empty', 'broken']);
+  });
+
+  it('should keep an updated object’s position, refile it when its selector changes, and put a re-added one last', () => {
+    const l = new SelectorLookup<Svc>();
+    l.set('a', svc('a', { app: 'web' }));
+    l.set('b', svc('b', { app: 'web' }));
+    l.set('c', svc('c', { app: 'web' }));
+    l.set('a', svc('a', { app: 'db' }));
+    expect(candidatesOf(l, { app: 'web' }, false)).toEqual(['b', 'c']);
+    l.set('a', svc('a', { app: 'web' }));
+    expect(candidatesOf(l, { app: 'web' }, false)).toEqual(['a', 'b', 'c']);
+    l.delete('b');
+    l.set('b', svc('b', { app: 'web' }));
+    expect(candidatesOf(l, { app: 'web' }, false)).toEqual(['a', 'c', 'b']);
+    expect(l.size).toBe(3);
+  });
+
+  it('should hand back the current value of a key whose selector object stayed the same', () => {
+    const l = new SelectorLookup<Svc>();
+    const selector = { app: 'web' };
+    l.set('a', svc('a', selector));
+    const next = { name: 'a2', spec: { selector } };
+    l.set('a', next);
+    const out = new ScratchList<Svc>();
+    l.candidates({ app: 'web' }, false, out);
+    expect(out.length).toBe(1);
+    expect(out.at(0)).toBe(next);
+  });
+
+  it('should drop the buckets it no longer needs, so that churning selectors do not pile up pairs', () => {
+    const l = new SelectorLookup<Svc>();
+    for (let i = 0; i < 1000; i++) l.set('s', svc('s', { app: `v${i}` }));
+    l.delete('s');
+    const anchored = (l as unknown as { anchored: Map<string, Map<unknown, Set<unknown>>> }).anchored;
+    expect(anchored.size).toBe(0);
+  });
+
+  it('should name, in order, a superset of what a scan selects, for random selectors, labels and edits', () => {
+    const rand = seededRandom(7);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const randomLabels = (p: number): Labels => {
+      const l: Record<string, string> = {};
+      for (const name of ['app', 'tier', 'zone', 'shard']) if (rand() < p) l[name] = pick(['a', 'b', 'c']);
+      return l;
+    };
+    const lookup = new SelectorLookup<Svc>();
+    // The set the lookup mirrors, kept the way an index group is (a Map: updates keep their place).
+    const mirror = new Map<string, Svc>();
+    for (let step = 0; step < 5000; step++) {
+      const name = `s${Math.floor(rand() * 30)}`;
+      if (rand() < 0.2) {
+        lookup.delete(name);
+        mirror.delete(name);
+      } else {
+        const s = svc(name, randomLabels(0.4));
+        lookup.set(name, s);
+        mirror.set(name, s);
+      }
+      const labels = randomLabels(0.7);
+      for (const withEmpty of [false, true]) {
+        const named = candidatesOf(lookup, labels, withEmpty);
+        const order = [...mirror.keys()];
+        // In the set's order, without repeats …
+        expect(named).toEqual(order.filter((n) => named.includes(n)));
+        // … and missing nothing a scan would select.
+        const test = withEmpty ? (s: Svc) => isSubset(s.spec.selector, labels) : (s: Svc) => selectsNonEmpty(s.spec.selector, labels);
+        const selected = [...mirror.values()].filter(test).map((s) => s.name);
+        expect(selected.filter((n) => !named.includes(n))).toEqual([]);
+      }
+    }
+  });
+});

@@ -1,0 +1,149 @@
+// A reverse lookup over a set of objects that carry selectors: which of them may select a given label map.
+//
+// Testing every selector of a namespace's services for each pod costs one subset test per service, and a
+// fetch such as `servicesByNamespace.fetch(ctx, ns, filterSelectsNonEmpty(podLabels))` runs for every pod
+// update. Any selector that is a subset of a label map contains one of that map's pairs; so each object is
+// filed under one pair of its selector (its anchor), and the candidates for a label map are the objects
+// filed under the map's own pairs. Callers still test each candidate: the lookup narrows, it never decides.
+
+import { selectorOf, type Labels } from './labels.js';
+import type { ScratchList } from './scratchList.js';
+
+/** One object of the set. */
+interface Slot<T> {
+  value: T;
+  /** The selector it was filed by: an update keeping the same selector object keeps the filing. */
+  selector: Labels | undefined;
+  /** Position in the set's insertion order, which answers keep. */
+  readonly seq: number;
+  /** Where the slot is filed: one anchor bucket, the empty selectors, or the unreadable ones. */
+  bucket: Set<Slot<T>>;
+  /** The anchor pair, when `bucket` is an anchor bucket. */
+  anchorName: string | undefined;
+  anchorValue: unknown;
+}
+
+/**
+ * @internal Mirrors one set of objects (kept in step by its owner through `set` and `delete`) and answers
+ * `candidates`: in the set's insertion order, every object whose selector could be a subset of a label map.
+ */
+export class SelectorLookup<T> {
+  private readonly slots = new Map<string, Slot<T>>();
+  /** label name → label value → the slots whose anchor is that pair. */
+  private readonly anchored = new Map<string, Map<unknown, Set<Slot<T>>>>();
+  /** Empty selectors: they select every label map under `filterSelects`, none under `filterSelectsNonEmpty`. */
+  private readonly empty = new Set<Slot<T>>();
+  /** Objects whose selector could not be read (a throwing `getLabelSelector`): always candidates, so that
+   * the caller's own test meets the error where a scan would have. */
+  private readonly unreadable = new Set<Slot<T>>();
+  private nextSeq = 0;
+  /** Reused by `candidates`, which runs no user code, so nothing can re-enter while it is filled; its slots
+   * are cleared by hand rather than with `length = 0`, which would give its backing store back. */
+  private readonly found: Array<Slot<T> | undefined> = [];
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  /** Adds `key` at the end of the order, or replaces its value in place (keeping its position). */
+  set(key: string, value: T): void {
+    const slot = this.slots.get(key);
+    if (slot === undefined) {
+      const added: Slot<T> = { value, selector: undefined, seq: this.nextSeq++, bucket: this.unreadable, anchorName: undefined, anchorValue: undefined };
+      this.slots.set(key, added);
+      this.file(added);
+      return;
+    }
+    if (slot.value === value) return;
+    slot.value = value;
+    if (slot.bucket !== this.unreadable && readSelector(value) === slot.selector) return;
+    this.unfile(slot);
+    this.file(slot);
+  }
+
+  delete(key: string): void {
+    const slot = this.slots.get(key);
+    if (slot === undefined) return;
+    this.slots.delete(key);
+    this.unfile(slot);
+  }
+
+  /**
+   * Appends to `out`, in insertion order, every object whose selector may be a subset of `labels` (with
+   * `withEmpty`, also those whose selector is empty). Objects left out certainly do not select `labels`.
+   */
+  candidates(labels: Labels, withEmpty: boolean, out: ScratchList<T>): void {
+    const found = this.found;
+    let n = 0;
+    for (const name in labels) {
+      const byValue = this.anchored.get(name);
+      if (byValue === undefined) continue;
+      const bucket = byValue.get(labels[name]);
+      if (bucket !== undefined) for (const s of bucket) found[n++] = s;
+    }
+    for (const s of this.unreadable) found[n++] = s;
+    if (withEmpty) for (const s of this.empty) found[n++] = s;
+    // Few candidates, from a few buckets: an insertion sort, without a comparator closure.
+    for (let i = 1; i < n; i++) {
+      const s = found[i]!;
+      let j = i - 1;
+      while (j >= 0 && found[j]!.seq > s.seq) {
+        found[j + 1] = found[j];
+        j--;
+      }
+      found[j + 1] = s;
+    }
+    for (let i = 0; i < n; i++) {
+      out.push(found[i]!.value);
+      found[i] = undefined;
+    }
+  }
+
+  /** Files a slot under the least crowded pair of its selector, so that no bucket grows needlessly. */
+  private file(slot: Slot<T>): void {
+    const selector = readSelector(slot.value);
+    slot.selector = selector;
+    slot.anchorName = undefined;
+    slot.anchorValue = undefined;
+    if (selector === undefined) return this.put(slot, this.unreadable);
+    let bestSize = Infinity;
+    for (const name in selector) {
+      const value: unknown = selector[name];
+      const size = this.anchored.get(name)?.get(value)?.size ?? 0;
+      if (size < bestSize) {
+        slot.anchorName = name;
+        slot.anchorValue = value;
+        bestSize = size;
+        if (size === 0) break;
+      }
+    }
+    if (slot.anchorName === undefined) return this.put(slot, this.empty);
+    let byValue = this.anchored.get(slot.anchorName);
+    if (byValue === undefined) this.anchored.set(slot.anchorName, (byValue = new Map()));
+    let bucket = byValue.get(slot.anchorValue);
+    if (bucket === undefined) byValue.set(slot.anchorValue, (bucket = new Set()));
+    this.put(slot, bucket);
+  }
+
+  private put(slot: Slot<T>, bucket: Set<Slot<T>>): void {
+    slot.bucket = bucket;
+    bucket.add(slot);
+  }
+
+  private unfile(slot: Slot<T>): void {
+    slot.bucket.delete(slot);
+    // Empty anchor buckets are dropped, so that a set whose selectors churn does not keep every pair it saw.
+    if (slot.anchorName === undefined || slot.bucket.size > 0) return;
+    const byValue = this.anchored.get(slot.anchorName)!;
+    byValue.delete(slot.anchorValue);
+    if (byValue.size === 0) this.anchored.delete(slot.anchorName);
+  }
+}
+
+function readSelector(o: unknown): Labels | undefined {
+  try {
+    return selectorOf(o);
+  } catch {
+    return undefined;
+  }
+}
