@@ -90,6 +90,15 @@ describe('SelectorLookup', () => {
     expect(anchored.size).toBe(0);
   });
 
+  it('should keep the order among many candidates of one crowded pair, through removals', () => {
+    const l = new SelectorLookup<Svc>();
+    for (let i = 0; i < 40; i++) l.set(`s${i}`, svc(`s${i}`, { app: 'web' }));
+    for (let i = 0; i < 40; i += 3) l.delete(`s${i}`);
+    l.set('s0', svc('s0', { app: 'web' }));
+    const expected = Array.from({ length: 40 }, (_, i) => `s${i}`).filter((_, i) => i % 3 !== 0);
+    expect(candidatesOf(l, { app: 'web' }, false)).toEqual([...expected, 's0']);
+  });
+
   it('should name, in order, a superset of what a scan selects, for random selectors, labels and edits', () => {
     const rand = seededRandom(7);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;

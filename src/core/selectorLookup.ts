@@ -17,7 +17,9 @@ interface Slot<T> {
   /** Position in the set's insertion order, which answers keep. */
   readonly seq: number;
   /** Where the slot is filed: one anchor bucket, the empty selectors, or the unreadable ones. */
-  bucket: Set<Slot<T>>;
+  bucket: Slot<T>[];
+  /** Its index in `bucket` (buckets are unordered: removal moves the last slot into the gap). */
+  pos: number;
   /** The anchor pair, when `bucket` is an anchor bucket. */
   anchorName: string | undefined;
   anchorValue: unknown;
@@ -30,12 +32,12 @@ interface Slot<T> {
 export class SelectorLookup<T> {
   private readonly slots = new Map<string, Slot<T>>();
   /** label name → label value → the slots whose anchor is that pair. */
-  private readonly anchored = new Map<string, Map<unknown, Set<Slot<T>>>>();
+  private readonly anchored = new Map<string, Map<unknown, Slot<T>[]>>();
   /** Empty selectors: they select every label map under `filterSelects`, none under `filterSelectsNonEmpty`. */
-  private readonly empty = new Set<Slot<T>>();
+  private readonly empty: Slot<T>[] = [];
   /** Objects whose selector could not be read (a throwing `getLabelSelector`): always candidates, so that
    * the caller's own test meets the error where a scan would have. */
-  private readonly unreadable = new Set<Slot<T>>();
+  private readonly unreadable: Slot<T>[] = [];
   private nextSeq = 0;
   /** Reused by `candidates`, which runs no user code, so nothing can re-enter while it is filled; its slots
    * are cleared by hand rather than with `length = 0`, which would give its backing store back. */
@@ -49,7 +51,7 @@ export class SelectorLookup<T> {
   set(key: string, value: T): void {
     const slot = this.slots.get(key);
     if (slot === undefined) {
-      const added: Slot<T> = { value, selector: undefined, seq: this.nextSeq++, bucket: this.unreadable, anchorName: undefined, anchorValue: undefined };
+      const added: Slot<T> = { value, selector: undefined, seq: this.nextSeq++, bucket: this.unreadable, pos: -1, anchorName: undefined, anchorValue: undefined };
       this.slots.set(key, added);
       this.file(added);
       return;
@@ -79,19 +81,26 @@ export class SelectorLookup<T> {
       const byValue = this.anchored.get(name);
       if (byValue === undefined) continue;
       const bucket = byValue.get(labels[name]);
-      if (bucket !== undefined) for (const s of bucket) found[n++] = s;
+      if (bucket !== undefined) for (let i = 0; i < bucket.length; i++) found[n++] = bucket[i];
     }
-    for (const s of this.unreadable) found[n++] = s;
-    if (withEmpty) for (const s of this.empty) found[n++] = s;
-    // Few candidates, from a few buckets: an insertion sort, without a comparator closure.
-    for (let i = 1; i < n; i++) {
-      const s = found[i]!;
-      let j = i - 1;
-      while (j >= 0 && found[j]!.seq > s.seq) {
-        found[j + 1] = found[j];
-        j--;
+    const unreadable = this.unreadable;
+    for (let i = 0; i < unreadable.length; i++) found[n++] = unreadable[i];
+    if (withEmpty) for (let i = 0; i < this.empty.length; i++) found[n++] = this.empty[i];
+    if (n > 16) {
+      // A crowded pair (many selectors sharing their least crowded pair): a real sort.
+      const sorted = (found.slice(0, n) as Slot<T>[]).sort(bySeq);
+      for (let i = 0; i < n; i++) found[i] = sorted[i];
+    } else {
+      // Few candidates, from a few buckets: an insertion sort, without a comparator call.
+      for (let i = 1; i < n; i++) {
+        const s = found[i]!;
+        let j = i - 1;
+        while (j >= 0 && found[j]!.seq > s.seq) {
+          found[j + 1] = found[j];
+          j--;
+        }
+        found[j + 1] = s;
       }
-      found[j + 1] = s;
     }
     for (let i = 0; i < n; i++) {
       out.push(found[i]!.value);
@@ -109,7 +118,7 @@ export class SelectorLookup<T> {
     let bestSize = Infinity;
     for (const name in selector) {
       const value: unknown = selector[name];
-      const size = this.anchored.get(name)?.get(value)?.size ?? 0;
+      const size = this.anchored.get(name)?.get(value)?.length ?? 0;
       if (size < bestSize) {
         slot.anchorName = name;
         slot.anchorValue = value;
@@ -121,24 +130,32 @@ export class SelectorLookup<T> {
     let byValue = this.anchored.get(slot.anchorName);
     if (byValue === undefined) this.anchored.set(slot.anchorName, (byValue = new Map()));
     let bucket = byValue.get(slot.anchorValue);
-    if (bucket === undefined) byValue.set(slot.anchorValue, (bucket = new Set()));
+    if (bucket === undefined) byValue.set(slot.anchorValue, (bucket = []));
     this.put(slot, bucket);
   }
 
-  private put(slot: Slot<T>, bucket: Set<Slot<T>>): void {
+  private put(slot: Slot<T>, bucket: Slot<T>[]): void {
     slot.bucket = bucket;
-    bucket.add(slot);
+    slot.pos = bucket.length;
+    bucket.push(slot);
   }
 
   private unfile(slot: Slot<T>): void {
-    slot.bucket.delete(slot);
+    const bucket = slot.bucket;
+    const last = bucket.pop()!;
+    if (last !== slot) {
+      bucket[slot.pos] = last;
+      last.pos = slot.pos;
+    }
     // Empty anchor buckets are dropped, so that a set whose selectors churn does not keep every pair it saw.
-    if (slot.anchorName === undefined || slot.bucket.size > 0) return;
+    if (slot.anchorName === undefined || bucket.length > 0) return;
     const byValue = this.anchored.get(slot.anchorName)!;
     byValue.delete(slot.anchorValue);
     if (byValue.size === 0) this.anchored.delete(slot.anchorName);
   }
 }
+
+const bySeq = (a: { seq: number }, b: { seq: number }): number => a.seq - b.seq;
 
 function readSelector(o: unknown): Labels | undefined {
   try {
