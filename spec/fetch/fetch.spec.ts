@@ -16,6 +16,8 @@ import {
   filterSelects,
   filterSelectsNonEmpty,
   filterGeneric,
+  batch,
+  joinCollection,
   UsageError,
   type Collection,
   type FetchFilter,
@@ -316,5 +318,64 @@ describe('partialFetch membership', () => {
     policies.updateObject(pol({ app: 'x' }, 2)); // leaves the result: must rerun
     expect(names.get()).toBe('');
     expect(runs).toBe(base + 2);
+  });
+});
+
+describe('fetch by selector over a whole collection', () => {
+  let log: ReturnType<typeof captureLog>;
+  beforeEach(() => {
+    log = captureLog();
+  });
+  afterEach(() => log.restore());
+
+  /** The keys a scan of `c` in `list()` order selects: what a fetch must return, in this order. */
+  const scanned = (c: Collection<Obj>, labels: Record<string, string>, nonEmpty: boolean): string[] =>
+    c.list().filter((o) => {
+      const sel = o.spec?.selector ?? {};
+      return (!nonEmpty || Object.keys(sel).length > 0) && Object.entries(sel).every(([k, v]) => labels[k] === v);
+    }).map(keyOfObj);
+
+  it('should give, in list() order, what a scan gives, as objects come, change selector, go and come back', () => {
+    const labels = { app: 'web', tier: 'front' };
+    const build = (src: Collection<Obj>) =>
+      newSingleton((ctx) => ({
+        nonEmpty: fetch(ctx, src, filterSelectsNonEmpty(labels)).map(keyOfObj),
+        any: fetch(ctx, src, filterSelects(labels)).map(keyOfObj),
+      }));
+    const sources = newStaticCollection<Obj>([]);
+    // A derived collection (its values follow its entries: always scanned) and a join (state-ordered).
+    const derived = newCollection(sources, (_ctx, o) => o);
+    const joined = joinCollection([sources]);
+    const seen = [sources, derived, joined].map((c) => ({ c, s: build(c) }));
+    const check = (): void => {
+      for (const { c, s } of seen) expect(s.get()).toEqual({ nonEmpty: scanned(c, labels, true), any: scanned(c, labels, false) });
+    };
+    const selectors: Record<string, string>[] = [{ app: 'web' }, { app: 'db' }, {}, { tier: 'front' }, { app: 'web', tier: 'back' }];
+    batch(() => {
+      for (let i = 0; i < 15; i++) sources.updateObject(obj(`ns/s${i}`, undefined, selectors[i % selectors.length]));
+    });
+    check();
+    expect(seen[0]!.s.get()!.nonEmpty).toEqual(['ns/s0', 'ns/s3', 'ns/s5', 'ns/s8', 'ns/s10', 'ns/s13']);
+    sources.updateObject(obj('ns/s1', undefined, { app: 'web' })); // starts selecting, keeps its place
+    check();
+    sources.updateObject(obj('ns/s0', undefined, { app: 'db' })); // stops selecting
+    check();
+    sources.deleteObject('ns/s3');
+    sources.updateObject(obj('ns/s3', undefined, { tier: 'front' })); // comes back last
+    check();
+    expect(seen[0]!.s.get()!.nonEmpty.at(-1)).toBe('ns/s3');
+    sources.deleteObjects(() => true);
+    check();
+  });
+
+  it('should recompute only readers whose selector fetch the change concerns', () => {
+    const src = newStaticCollection<Obj>(Array.from({ length: 10 }, (_, i) => obj(`ns/s${i}`, undefined, { app: `a${i}` })));
+    const r = reader(src, filterSelectsNonEmpty({ app: 'a3' }));
+    expect(r.keys()).toEqual(['ns/s3']);
+    src.updateObject(obj('ns/s5', undefined, { app: 'a5', x: 'y' }));
+    expect(r.runs()).toBe(1);
+    src.updateObject(obj('ns/s5', undefined, { app: 'a3' }));
+    expect(r.keys()).toEqual(['ns/s3', 'ns/s5']);
+    expect(r.runs()).toBe(2);
   });
 });

@@ -119,6 +119,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     return this.ledger.visibleCount;
   }
 
+  /** No lookup: `values()` follows the entries, whose order is not the order a lookup could keep. */
+  override selecting(): boolean {
+    return false;
+  }
+
   override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[], keys: readonly string[]): void {
     if (this.disposed) return;
     if (from === (this.parent as InternalCollection<unknown>)) {

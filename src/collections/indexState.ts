@@ -2,16 +2,10 @@
 import type { IndexHandle, InternalCollection } from '../core/internal.js';
 import type { Labels } from '../core/labels.js';
 import type { ScratchList } from '../core/scratchList.js';
-import { SelectorLookup } from '../core/selectorLookup.js';
+import { SELECTOR_LOOKUP_MIN_SIZE, SelectorLookup } from '../core/selectorLookup.js';
 
 let nextIndexUid = 1;
 const NONE: readonly string[] = [];
-
-/**
- * Below this many objects a group is scanned: testing a few selectors costs less than the lookup's map
- * reads and sort, and groups that are never fetched by selector cost nothing to keep.
- */
-const LOOKUP_MIN_GROUP = 8;
 
 /** @internal indexKey → (objectKey → object), maintained by the owning collection on every state write. */
 export class IndexState<T> implements IndexHandle<T> {
@@ -64,7 +58,7 @@ export class IndexState<T> implements IndexHandle<T> {
     let lookup = this.lookups?.get(key);
     if (lookup === undefined) {
       const g = this.groups.get(key);
-      if (g === undefined || g.size < LOOKUP_MIN_GROUP) return false;
+      if (g === undefined || g.size < SELECTOR_LOOKUP_MIN_SIZE) return false;
       lookup = new SelectorLookup<T>();
       for (const [k, v] of g) lookup.set(k, v);
       (this.lookups ??= new Map()).set(key, lookup);

@@ -21,6 +21,9 @@ import type {
   Registration,
 } from '../core/types.js';
 import { IndexState } from './indexState.js';
+import { SELECTOR_LOOKUP_MIN_SIZE, SelectorLookup } from '../core/selectorLookup.js';
+import type { Labels } from '../core/labels.js';
+import type { ScratchList } from '../core/scratchList.js';
 
 let nextUid = 1;
 
@@ -109,6 +112,25 @@ export abstract class CollectionNode<T>
   get size(): number {
     return this.state.size;
   }
+
+  selecting(labels: Labels, withEmpty: boolean, out: ScratchList<T>): boolean {
+    let lookup = this.selectorLookup;
+    if (lookup === undefined) {
+      if (this.state.size < SELECTOR_LOOKUP_MIN_SIZE) return false;
+      lookup = new SelectorLookup<T>();
+      for (const [k, v] of this.state) lookup.set(k, v);
+      this.selectorLookup = lookup;
+    }
+    lookup.candidates(labels, withEmpty, out);
+    return true;
+  }
+
+  /**
+   * The state's selector lookup, from the first fetch by selector that found 8 objects or more; kept in
+   * step by `setState`. Its order is the state's (a new key goes last, an update keeps its place), which
+   * is `values()` order for every collection that reads its values from the state.
+   */
+  private selectorLookup: SelectorLookup<T> | undefined;
 
   metadata(): Record<string, unknown> {
     return this.meta;
@@ -247,6 +269,8 @@ export abstract class CollectionNode<T>
   /** Writes one key of the state and keeps every index in step. */
   protected setState(key: string, value: T | undefined): void {
     const indexes = this.indexes;
+    if (value === undefined) this.selectorLookup?.delete(key);
+    else this.selectorLookup?.set(key, value);
     if (indexes.length === 0) {
       if (value === undefined) this.state.delete(key);
       else this.state.set(key, value);

@@ -14,6 +14,12 @@ export interface InternalCollection<T> extends Collection<T> {
   /** Iterates the committed values without copying. */
   values(): IterableIterator<T>;
   readonly size: number;
+  /**
+   * Appends to `out`, in `values()` order, the objects whose selector may be a subset of `labels`
+   * (`withEmpty`: or is empty), and returns true; returns false, appending nothing, when the caller should
+   * scan `values()` itself (too few objects for a lookup to pay, or a collection that keeps none).
+   */
+  selecting(labels: Labels, withEmpty: boolean, out: ScratchList<T>): boolean;
   /** Indexes maintained in step with this collection's state. */
   indexFor(name: string, extract: (o: T) => readonly string[]): IndexHandle<T>;
   /** Adds a node that receives this collection's batches inside the transaction. */

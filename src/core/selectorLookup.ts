@@ -9,6 +9,12 @@
 import { selectorOf, type Labels } from './labels.js';
 import type { ScratchList } from './scratchList.js';
 
+/**
+ * Below this many objects a set is scanned: testing a few selectors costs less than the lookup's map reads
+ * and sort, and sets that are never fetched by selector never get a lookup.
+ */
+export const SELECTOR_LOOKUP_MIN_SIZE = 8;
+
 /** One object of the set. */
 interface Slot<T> {
   value: T;

@@ -89,31 +89,35 @@ export function listMatching(dep: Dependency): unknown[] {
     return more !== undefined ? more : first !== undefined ? [first] : [];
   }
   const index = dep.indexHandle;
-  if (index === undefined) return passing(dep, src.values());
   const bySelector = dep.selectsNonEmpty ?? dep.selects;
-  // The scratch list is in use only while candidates are tested: `matches` can run a user's
-  // `getLabelSelector` or predicate, and a fetch from there finds the list in use and scans.
+  // A fetch by selector asks the lookup of the index group or the collection for its candidates. The
+  // scratch list is in use only while they are tested: `matches` can run a user's `getLabelSelector` or
+  // predicate, and a fetch from there finds the list in use and scans.
   const listed = selectorCandidates;
-  if (bySelector !== undefined && listed.length === 0 && index.selecting(dep.indexKey!, bySelector, dep.selectsNonEmpty === undefined, listed)) {
-    try {
-      let first: unknown = undefined;
-      let more: unknown[] | undefined;
-      for (let i = 0; i < listed.length; i++) {
-        const v = listed.at(i);
-        if (!matches(dep, v, true)) continue;
-        if (first === undefined) first = v;
-        else if (more === undefined) more = [first, v];
-        else more.push(v);
+  if (bySelector !== undefined && listed.length === 0) {
+    const withEmpty = dep.selectsNonEmpty === undefined;
+    const named = index !== undefined ? index.selecting(dep.indexKey!, bySelector, withEmpty, listed) : src.selecting(bySelector, withEmpty, listed);
+    if (named) {
+      try {
+        let first: unknown = undefined;
+        let more: unknown[] | undefined;
+        for (let i = 0; i < listed.length; i++) {
+          const v = listed.at(i);
+          if (!matches(dep, v, true)) continue;
+          if (first === undefined) first = v;
+          else if (more === undefined) more = [first, v];
+          else more.push(v);
+        }
+        return more !== undefined ? more : first !== undefined ? [first] : [];
+      } finally {
+        listed.reset();
       }
-      return more !== undefined ? more : first !== undefined ? [first] : [];
-    } finally {
-      listed.reset();
     }
   }
-  return passing(dep, index.lookupValues(dep.indexKey!));
+  return passing(dep, index !== undefined ? index.lookupValues(dep.indexKey!) : src.values());
 }
 
-/** Candidates named by an index group's selector lookup (see `IndexHandle.selecting`). */
+/** Candidates named by a selector lookup (see `IndexHandle.selecting` and `InternalCollection.selecting`). */
 const selectorCandidates = new ScratchList<unknown>();
 
 /** The candidates that pass the dependency's value filters (the index filter is already applied). */
