@@ -4,8 +4,8 @@
 //
 //   node dist/bench/loop.js [rounds] [only]   `only`: run just the ops whose name contains it, e.g. under
 //                                              `node --cpu-prof` to profile one op ("one batch")
-import { batch } from '../src/index.js';
-import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod } from './fixtures.js';
+import { batch, fetch, filterGeneric, filterSelectsNonEmpty, newCollection, newStaticCollection, type StaticCollection } from '../src/index.js';
+import { IpAllocator, krtPods, krtServices, podKey, selects, withNewIp, type Pod, type Service } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { QUICK, makePods, makeServices, toggled } from './b2Scale.js';
@@ -67,3 +67,31 @@ const fanoutBaseline = measure(`fan-out to ${QUICK.fanout} pods, hand-written co
 });
 const b2 = buildRxkrtWorkloads(fanoutPods, makeServices(QUICK));
 measure(`fan-out to ${QUICK.fanout} pods, rxkrt`, QUICK.fanout, (r) => b2.services.updateObject(toggled(QUICK, r % 2 === 0)), fanoutBaseline);
+
+// A fetch by selector over a whole collection, without an index: 250 services in 5 namespaces, one batch of
+// 1000 pod updates. The baseline asks for the same services through `filterGeneric`, which a fetch can only
+// answer by testing every service; `filterSelectsNonEmpty` is answered by the collection's selector lookup.
+function selectorGraph(bySelector: boolean): { pods: StaticCollection<Pod>; all: Pod[] } {
+  const all = makePods(QUICK, new IpAllocator());
+  const pods = newStaticCollection<Pod>(all);
+  const services = newStaticCollection<Service>(makeServices(QUICK));
+  newCollection(pods, (ctx, p) => {
+    const sameNs = filterGeneric((s: Service) => s.metadata.namespace === p.metadata.namespace);
+    const svcs = bySelector
+      ? fetch(ctx, services, filterSelectsNonEmpty(p.metadata.labels), sameNs)
+      : fetch(ctx, services, filterGeneric((s: Service) => s.metadata.namespace === p.metadata.namespace && selects(s.spec.selector, p.metadata.labels)));
+    return { metadata: p.metadata, ip: p.status.podIP ?? '', serviceNames: svcs.map((s) => s.metadata.name) };
+  }).register(() => {});
+  return { pods, all };
+}
+const selectorOp = (g: { pods: StaticCollection<Pod>; all: Pod[] }, ips: IpAllocator) => (r: number): void => {
+  const from = (r * 1000) % g.all.length;
+  const next = g.all.slice(from, from + 1000).map((p) => withNewIp(p, ips));
+  batch(() => {
+    for (const p of next) g.pods.updateObject(p);
+  });
+  for (let i = 0; i < next.length; i++) g.all[from + i] = next[i]!;
+};
+const scanIps = new IpAllocator();
+const scanBaseline = measure('1000 pods fetching from 250 services by predicate (scan)', 1000, selectorOp(selectorGraph(false), scanIps));
+measure('1000 pods fetching from 250 services by selector (lookup)', 1000, selectorOp(selectorGraph(true), new IpAllocator()), scanBaseline);
