@@ -260,9 +260,9 @@ function fromEventsRig(): Rig<Named> {
  * Every collection kind that must pass the conformance suite. A kind without a factory here is unfinished.
  *
  * TO EXTEND: add one entry per new kind, in the same shape (`make` may be async; a rig fed from outside
- * implements `settle()` and `dispose()`). Not here yet: the Kubernetes informer (krt rig 1: `rxkrt/kube`
- * newInformer of ConfigMaps against the embedded API server). spec/conformance/informerConformance.spec.ts runs
- * its own copy of the steps for it today; its InformerRig fits this interface and could move into this list.
+ * implements `settle()` and `dispose()`). The Kubernetes informer (krt rig 1) runs the same steps (steps.ts)
+ * in spec/conformance/informerConformance.spec.ts, which starts an API server per test and brings its own
+ * race step (creations arrive by watch, so they cannot be batched or chained from a handler).
  */
 export const RIG_FACTORIES: readonly RigFactory[] = [
   { kind: 'static collection', make: staticRig },
