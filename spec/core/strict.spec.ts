@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
-import { newStaticCollection, newCollection, setStrictMode, isStrictMode, type Collection } from '../../src/index.js';
+import { fetch, filterSelectsNonEmpty, newNamespaceIndex, newSingleton, newStaticCollection, newCollection, setStrictMode, isStrictMode, type Collection } from '../../src/index.js';
 import { InvariantError } from '../../src/core/strict.js';
 
 // White-box: strict mode must catch a corrupted engine, not just run quietly.
@@ -39,6 +39,25 @@ describe('strict mode', () => {
     expect(() => emit([{ type: 'add', new: obj('a', 10) }], ['ns/b'])).toThrow(/emitted an event for "ns\/a" under key "ns\/b"/);
     expect(() => emit([{ type: 'add', new: obj('a', 10) }], [])).toThrow(/1 events with 0 keys/);
     expect(() => emit([{ type: 'add', new: obj('a', 10) }, { type: 'delete', old: obj('a', 10) }], ['ns/a', 'ns/a'])).toThrow(/two events for key "ns\/a"/);
+  });
+
+  it('should throw when a selector lookup no longer mirrors the collection or the index group it serves', () => {
+    setStrictMode(true);
+    interface Svc { metadata: { name: string; namespace: string }; spec: { selector: Record<string, string> } }
+    const svc = (name: string, app: string): Svc => ({ metadata: { name, namespace: 'ns' }, spec: { selector: { app } } });
+    const services = newStaticCollection<Svc>(Array.from({ length: 10 }, (_, i) => svc(`s${i}`, `a${i}`)), { name: 'Services' });
+    const byNs = newNamespaceIndex(services);
+    newSingleton((ctx) => fetch(ctx, services, filterSelectsNonEmpty({ app: 'a1' })).length + byNs.fetch(ctx, 'ns', filterSelectsNonEmpty({ app: 'a2' })).length);
+    type Lookup = { slots: Map<string, { value: unknown }> };
+    const whole = (services as unknown as { selectorLookup: Lookup }).selectorLookup;
+    const group = (services as unknown as { indexes: { lookups: Map<string, Lookup> }[] }).indexes[0]!.lookups.get('ns')!;
+    // A value the lookup did not see: the collection's own lookup.
+    whole.slots.get('ns/s3')!.value = svc('s3', 'other');
+    expect(() => services.updateObject(svc('s0', 'a0'))).toThrow(/collection "Services": selector lookup is missing the current value of "ns\/s3"/);
+    whole.slots.get('ns/s3')!.value = services.getKey('ns/s3');
+    // A lost object: the index group's lookup.
+    group.slots.delete('ns/s5');
+    expect(() => services.updateObject(svc('s0', 'a0'))).toThrow(/index "namespace", group "ns": selector lookup holds 9 objects, the set 10/);
   });
 
   it('should check nothing when strict mode is off', () => {

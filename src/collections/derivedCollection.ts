@@ -379,6 +379,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   override checkInvariants(): void {
+    super.checkInvariants();
     const bad = outputLedgerInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq) ?? this.deps.inconsistency();
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }

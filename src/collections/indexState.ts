@@ -67,6 +67,18 @@ export class IndexState<T> implements IndexHandle<T> {
     return true;
   }
 
+  /** Strict mode: what is wrong with a group's selector lookup, or undefined. */
+  inconsistency(): string | undefined {
+    if (this.lookups === undefined) return undefined;
+    for (const [key, lookup] of this.lookups) {
+      const g = this.groups.get(key);
+      if (g === undefined) return `index ${JSON.stringify(this.name)} keeps a selector lookup for the gone group ${JSON.stringify(key)}`;
+      const bad = lookup.inconsistency(g);
+      if (bad !== undefined) return `index ${JSON.stringify(this.name)}, group ${JSON.stringify(key)}: ${bad}`;
+    }
+    return undefined;
+  }
+
   keys(): Iterable<string> {
     return this.groups.keys();
   }

@@ -322,7 +322,19 @@ export abstract class CollectionNode<T>
     return { outputs: Object.fromEntries(this.state), synced: this.hasSynced() };
   }
 
-  checkInvariants(): void {}
+  /** Strict mode, after each transaction that touched this collection: its lookups mirror what they index. */
+  checkInvariants(): void {
+    const bad = this.selectorLookup?.inconsistency(this.state) ?? this.indexInconsistency();
+    if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
+  }
+
+  private indexInconsistency(): string | undefined {
+    for (const ix of this.indexes) {
+      const bad = ix.inconsistency();
+      if (bad !== undefined) return bad;
+    }
+    return undefined;
+  }
 
   // ---- disposal ------------------------------------------------------------------------------------
 

@@ -114,6 +114,31 @@ export class SelectorLookup<T> {
     }
   }
 
+  /**
+   * Strict mode: what is wrong with this lookup as a mirror of `set` (in `set`'s iteration order), or
+   * undefined. Each object must be there, in order, filed where its current selector says.
+   */
+  inconsistency(set: ReadonlyMap<string, T>): string | undefined {
+    if (set.size !== this.slots.size) return `selector lookup holds ${this.slots.size} objects, the set ${set.size}`;
+    let lastSeq = -1;
+    for (const [key, value] of set) {
+      const slot = this.slots.get(key);
+      if (slot === undefined || slot.value !== value) return `selector lookup is missing the current value of ${JSON.stringify(key)}`;
+      if (slot.seq <= lastSeq) return `selector lookup has ${JSON.stringify(key)} out of order`;
+      lastSeq = slot.seq;
+      if (slot.bucket[slot.pos] !== slot) return `selector lookup lost track of ${JSON.stringify(key)} in its bucket`;
+      const selector = readSelector(value);
+      const filed =
+        selector === undefined
+          ? slot.bucket === this.unreadable
+          : slot.anchorName === undefined
+            ? slot.bucket === this.empty && Object.keys(selector).length === 0
+            : selector[slot.anchorName] === slot.anchorValue && this.anchored.get(slot.anchorName)?.get(slot.anchorValue) === slot.bucket;
+      if (!filed) return `selector lookup files ${JSON.stringify(key)} under a pair its selector does not have`;
+    }
+    return undefined;
+  }
+
   /** Files a slot under the least crowded pair of its selector, so that no bucket grows needlessly. */
   private file(slot: Slot<T>): void {
     const selector = readSelector(slot.value);
