@@ -8,10 +8,23 @@
 import type { DepList } from '../fetch/dependency.js';
 import type { TrackedInput } from '../fetch/dependencyIndex.js';
 
+const INPUT = 1;
+const APPLIED = 2;
+const REWRITTEN = 4;
+
+/** What a failing input keeps (see `KeyEntry.goodDeps` and `KeyEntry.error`). */
+interface Failure {
+  goodDeps: DepList | null;
+  error: string | undefined;
+}
+
 /** @internal One key of a derived collection: its input side, its output side, or both. */
 export class KeyEntry<O> implements TrackedInput {
-  // ---- input side: the parent holds an object under this key ----
-  isInput = false;
+  /**
+   * `isInput`, `applied` and `rewritten` as bits of one number: each boolean would take a field of its own,
+   * and an entry per key of a 100k-object collection makes every field 0.8 MB.
+   */
+  private flags = 0;
   /** What the last committed run fetched (written by the DependencyIndex). */
   deps: DepList = undefined;
   queuedAt = 0;
@@ -23,18 +36,9 @@ export class KeyEntry<O> implements TrackedInput {
   oneKey = '';
   oneValue: O | undefined = undefined;
   many: ReadonlyMap<string, O> | undefined = undefined;
-  /**
-   * While the last run failed or discarded its result: the dependencies of the last good run (null while
-   * runs succeed). Such a run depends on those plus its own reads; keeping the base apart stops repeated
-   * failures from piling up dependency records without bound.
-   */
-  goodDeps: DepList | null = null;
-  /** The last error of a failing transform (for the debug dump). */
-  error: string | undefined = undefined;
-  /** Whether some run's result has been applied (a first run with a discarded result may still set a default). */
-  applied = false;
+  /** `goodDeps` and `error`, in an object that exists only while the input's runs fail or discard. */
+  private failure: Failure | undefined = undefined;
 
-  // ---- output side: some input produces an output under this key ----
   /** The first input producing the key, whose value is visible; undefined when nobody produces it. */
   owner: KeyEntry<O> | undefined = undefined;
   /** Inputs that produce the key too, in order of first production (duplicates: reported, next in line). */
@@ -45,8 +49,60 @@ export class KeyEntry<O> implements TrackedInput {
   before: O | undefined = undefined;
   /** The batch in which the output last changed; an entry changed in the current batch is on the change list. */
   changedIn = -1;
+
+  /** Whether the parent holds the key (the entry has an input side). */
+  get isInput(): boolean {
+    return (this.flags & INPUT) !== 0;
+  }
+  set isInput(on: boolean) {
+    this.flags = on ? this.flags | INPUT : this.flags & ~INPUT;
+  }
+
+  /** Whether some run's result has been applied (a first run with a discarded result may still set a default). */
+  get applied(): boolean {
+    return (this.flags & APPLIED) !== 0;
+  }
+  set applied(on: boolean) {
+    this.flags = on ? this.flags | APPLIED : this.flags & ~APPLIED;
+  }
+
   /** Changed more than once in this batch: the batch must compare `before` with the final value. */
-  rewritten = false;
+  get rewritten(): boolean {
+    return (this.flags & REWRITTEN) !== 0;
+  }
+  set rewritten(on: boolean) {
+    this.flags = on ? this.flags | REWRITTEN : this.flags & ~REWRITTEN;
+  }
+
+  /**
+   * While the last run failed or discarded its result: the dependencies of the last good run (null while
+   * runs succeed). Such a run depends on those plus its own reads; keeping the base apart stops repeated
+   * failures from piling up dependency records without bound.
+   */
+  get goodDeps(): DepList | null {
+    return this.failure === undefined ? null : this.failure.goodDeps;
+  }
+  set goodDeps(deps: DepList | null) {
+    if (this.failure !== undefined) {
+      this.failure.goodDeps = deps;
+      if (deps === null && this.failure.error === undefined) this.failure = undefined;
+    } else if (deps !== null) {
+      this.failure = { goodDeps: deps, error: undefined };
+    }
+  }
+
+  /** The last error of a failing transform (for the debug dump). */
+  get error(): string | undefined {
+    return this.failure?.error;
+  }
+  set error(message: string | undefined) {
+    if (this.failure !== undefined) {
+      this.failure.error = message;
+      if (message === undefined && this.failure.goodDeps === null) this.failure = undefined;
+    } else if (message !== undefined) {
+      this.failure = { goodDeps: null, error: message };
+    }
+  }
 
   constructor(readonly key: string) {}
 
@@ -72,13 +128,11 @@ export class KeyEntry<O> implements TrackedInput {
 
   /** Forgets the input side (the parent no longer holds the key). */
   clearInput(): void {
-    this.isInput = false;
+    this.flags &= REWRITTEN;
     this.oneKey = '';
     this.oneValue = undefined;
     this.many = undefined;
-    this.goodDeps = null;
-    this.error = undefined;
-    this.applied = false;
+    this.failure = undefined;
   }
 
   /** Every input producing the key, the owner first. */
