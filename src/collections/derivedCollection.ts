@@ -36,8 +36,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   /** The parent's batches since the last flush, and their keys. */
   private readonly parentEvents = new ScratchList<readonly Event<unknown>[]>();
   private readonly parentKeys = new ScratchList<readonly string[]>();
-  /** For the first inputs of `affected` (those the parent's batch named): their new value, or undefined if gone. */
-  private readonly parentInputs = new ScratchList<I | undefined>();
   /** Batches of fetched collections since the last flush: source uid, events and keys, side by side. */
   private readonly depSources = new ScratchList<number>();
   private readonly depEvents = new ScratchList<readonly Event<unknown>[]>();
@@ -92,7 +90,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     parent.addDependent(this);
     // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
     // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
-    for (const input of parent.values()) this.recompute(this.record(parent.keyOf(input)), input);
+    for (const input of parent.values()) {
+      const rec = this.record(parent.keyOf(input));
+      rec.input = input;
+      this.recompute(rec, input);
+    }
     this.ledger.settleChanged();
     this.ledger.reportConflicts();
     this.start(opts);
@@ -142,19 +144,19 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   flush(): void {
     const mark = ++this.flushes;
     const affected = this.affected;
-    // The parent's batch carries each input's committed value: with one batch (the rule, one per collection
-    // per transaction), those inputs are not looked up again. They are queued first, so they lead `affected`.
-    const oneBatch = this.parentKeys.length === 1;
+    // The parent's batches carry each input's committed value (a later batch overrides an earlier one): it
+    // is kept in the input's entry, so no recompute looks the key up in the parent again.
     for (let b = 0; b < this.parentKeys.length; b++) {
       const keys = this.parentKeys.at(b);
       const events = this.parentEvents.at(b);
       for (let i = 0; i < keys.length; i++) {
-        if (this.queue(this.record(keys[i]!), mark) && oneBatch) this.parentInputs.push(events[i]!.new as I | undefined);
+        const rec = this.record(keys[i]!);
+        rec.input = events[i]!.new;
+        this.queue(rec, mark);
       }
     }
     this.parentKeys.reset();
     this.parentEvents.reset();
-    const fromParent = this.parentInputs.length;
     for (let b = 0; b < this.depSources.length; b++) {
       this.deps.collectAffected(this.depSources.at(b), this.depEvents.at(b), this.depKeys.at(b), mark, affected);
     }
@@ -169,7 +171,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     }
     if (this.disposed) {
       affected.reset();
-      this.parentInputs.reset();
       return;
     }
     const rank = this.rank;
@@ -177,10 +178,9 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     // Index loop: `affected` does not grow while it is worked through (dependency marks happen above).
     for (let i = 0; i < affected.length; i++) {
       const rec = affected.at(i);
-      this.recompute(rec, i < fromParent ? this.parentInputs.at(i) : this.parent.getKey(rec.key));
+      this.recompute(rec, rec.input as I | undefined);
     }
     affected.reset();
-    this.parentInputs.reset();
     this.flushRank = Infinity;
     this.ledger.reportConflicts();
     if (this.rank !== rank || this.retry.length > 0) {

@@ -25,6 +25,11 @@ export class KeyEntry<O> implements TrackedInput {
    * and an entry per key of a 100k-object collection makes every field 0.8 MB.
    */
   private flags = 0;
+  /**
+   * The parent's value for the key, as its last batch said (undefined: not an input). A recompute that a
+   * fetched collection caused reads it here instead of looking the key up in the parent again.
+   */
+  input: unknown = undefined;
   /** What the last committed run fetched (written by the DependencyIndex). */
   deps: DepList = undefined;
   queuedAt = 0;
@@ -129,6 +134,7 @@ export class KeyEntry<O> implements TrackedInput {
   /** Forgets the input side (the parent no longer holds the key). */
   clearInput(): void {
     this.flags &= REWRITTEN;
+    this.input = undefined;
     this.oneKey = '';
     this.oneValue = undefined;
     this.many = undefined;
