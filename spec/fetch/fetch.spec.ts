@@ -378,4 +378,34 @@ describe('fetch by selector over a whole collection', () => {
     expect(r.keys()).toEqual(['ns/s3', 'ns/s5']);
     expect(r.runs()).toBe(2);
   });
+
+  it('should answer fetchOne, fetchOrList and partialFetch by selector from the lookup as from a scan', () => {
+    const src = newStaticCollection<Obj>(Array.from({ length: 12 }, (_, i) => obj(`ns/s${i}`, undefined, { app: `a${i % 6}` }, i)));
+    const one = newSingleton((ctx) => fetchOne(ctx, src, filterSelectsNonEmpty({ app: 'a1', tier: 'x' }), filterGeneric((o: Obj) => (o.v ?? 0) < 6)));
+    expect(one.get()?.metadata.name).toBe('s1');
+    expect(fetchOrList(undefined, src, filterSelects({ app: 'a2' })).map(keyOfObj)).toEqual(['ns/s2', 'ns/s8']);
+    let runs = 0;
+    const vs = newSingleton((ctx) => {
+      runs++;
+      return partialFetch(ctx, src, (o: Obj) => o.metadata.name, filterSelectsNonEmpty({ app: 'a3' })).join(',');
+    });
+    expect(vs.get()).toBe('s3,s9');
+    // Same projection, same side of the filter: nothing to recompute.
+    src.updateObject(obj('ns/s9', undefined, { app: 'a3' }, 90));
+    expect(runs).toBe(1);
+    // Moving out of the selection does.
+    src.updateObject(obj('ns/s9', undefined, { app: 'a4' }, 90));
+    expect(vs.get()).toBe('s3');
+  });
+
+  it('should refile objects whose selector method returns a new map on every call, and compare values, not maps', () => {
+    interface Sel { metadata: { name: string; namespace: string }; app: string; getLabelSelector(): Record<string, string> }
+    const sel = (name: string, app: string): Sel => ({ metadata: { name, namespace: 'ns' }, app, getLabelSelector() { return { app: this.app }; } });
+    const src = newStaticCollection<Sel>(Array.from({ length: 9 }, (_, i) => sel(`s${i}`, `a${i % 3}`)));
+    const names = newSingleton((ctx) => fetch(ctx, src, filterSelectsNonEmpty({ app: 'a1' })).map((o) => o.metadata.name).join(','));
+    expect(names.get()).toBe('s1,s4,s7');
+    src.updateObject(sel('s4', 'a2'));
+    src.updateObject(sel('s0', 'a1'));
+    expect(names.get()).toBe('s0,s1,s7');
+  });
 });
