@@ -20,6 +20,7 @@ interface Failure {
 
 /** @internal One key of a derived collection: its input side, its output side, or both. */
 export class KeyEntry<O> implements TrackedInput {
+  // ---- input side: the parent holds an object under this key ----
   /**
    * `isInput`, `applied` and `rewritten` as bits of one number: each boolean would take a field of its own,
    * and an entry per key of a 100k-object collection makes every field 0.8 MB.
@@ -44,6 +45,7 @@ export class KeyEntry<O> implements TrackedInput {
   /** `goodDeps` and `error`, in an object that exists only while the input's runs fail or discard. */
   private failure: Failure | undefined = undefined;
 
+  // ---- output side: some input produces an output under this key ----
   /** The first input producing the key, whose value is visible; undefined when nobody produces it. */
   owner: KeyEntry<O> | undefined = undefined;
   /** Inputs that produce the key too, in order of first production (duplicates: reported, next in line). */
