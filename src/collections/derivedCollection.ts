@@ -93,7 +93,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     for (const input of parent.values()) {
       const rec = this.record(parent.keyOf(input));
       rec.input = input;
-      this.recompute(rec, input);
+      this.recompute(rec);
     }
     this.ledger.settleChanged();
     this.ledger.reportConflicts();
@@ -176,10 +176,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     const rank = this.rank;
     this.flushRank = rank;
     // Index loop: `affected` does not grow while it is worked through (dependency marks happen above).
-    for (let i = 0; i < affected.length; i++) {
-      const rec = affected.at(i);
-      this.recompute(rec, rec.input as I | undefined);
-    }
+    for (let i = 0; i < affected.length; i++) this.recompute(affected.at(i));
     affected.reset();
     this.flushRank = Infinity;
     this.ledger.reportConflicts();
@@ -205,12 +202,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     return r;
   }
 
-  /** Adds an input to this flush's work, once; returns whether it was added now. */
-  private queue(r: KeyEntry<O>, mark: number): boolean {
-    if (r.queuedAt === mark) return false;
+  /** Adds an input to this flush's work, once. */
+  private queue(r: KeyEntry<O>, mark: number): void {
+    if (r.queuedAt === mark) return;
     r.queuedAt = mark;
     this.affected.push(r);
-    return true;
   }
 
   protected upstreamReady(): boolean {
@@ -245,8 +241,9 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     return (this.context = new TransformContext(this.uid, this.name, inputKey, this.checkSource, rec.deps));
   }
 
-  /** Reruns one input against the current state and records the changed outputs. */
-  private recompute(rec: KeyEntry<O>, input: I | undefined): void {
+  /** Reruns one input (its value as the parent last sent it) and records the changed outputs. */
+  private recompute(rec: KeyEntry<O>): void {
+    const input = rec.input as I | undefined;
     if (input === undefined) {
       this.removeInput(rec);
       return;
@@ -342,8 +339,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     if (rec.hasOutputs()) this.ledger.apply(rec, '', undefined, undefined);
     this.deps.delete(rec);
     rec.clearInput();
-    // An entry that is still an output, or whose output changed in this batch, stays (see dropIfEmpty).
-    if (rec.owner === undefined && !this.ledger.changedInThisBatch(rec) && this.entries.get(rec.key) === rec) this.entries.delete(rec.key);
+    this.ledger.inputGone(rec);
   }
 
   protected onDispose(): void {

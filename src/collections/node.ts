@@ -59,11 +59,10 @@ export abstract class CollectionNode<T>
   protected readonly syncState = new SyncState();
   protected readonly handlers: HandlerSet<T> = new HandlerSet<T>(this);
   /**
-   * Dependents, in an array that `emit` walks by index (no iterator per batch), and in a set for the
-   * membership test. Nothing adds or removes a dependent while a batch is handed over (`receive` only queues).
+   * Dependents, in an array that `emit` walks by index (no iterator per batch); there are few, and they are
+   * added and removed rarely. Nothing adds or removes one while a batch is handed over (`receive` only queues).
    */
   private readonly dependents: Dependent[] = [];
-  private readonly dependentSet = new Set<Dependent>();
   private readonly errorSubject = new Subject<TransformError>();
   private indexes: IndexState<T>[] = [];
   private readonly meta: Record<string, unknown>;
@@ -192,18 +191,17 @@ export abstract class CollectionNode<T>
   // ---- the graph -----------------------------------------------------------------------------------
 
   addDependent(node: Dependent): void {
-    if (this.dependentSet.has(node)) return;
+    if (this.dependents.includes(node)) return;
     if (wouldCycle(node, this)) {
       throw new UsageError(`cycle: ${JSON.stringify(node.name)} reads ${JSON.stringify(this.name)}, which depends on it`);
     }
-    this.dependentSet.add(node);
     this.dependents.push(node);
     raiseRank(node, this.rank + 1);
   }
 
   removeDependent(node: Dependent): void {
-    if (!this.dependentSet.delete(node)) return;
-    this.dependents.splice(this.dependents.indexOf(node), 1);
+    const i = this.dependents.indexOf(node);
+    if (i >= 0) this.dependents.splice(i, 1);
   }
 
   dependentsForRank(): Iterable<Dependent> {

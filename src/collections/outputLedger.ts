@@ -38,9 +38,12 @@ export class OutputLedger<O> {
     private readonly host: LedgerHost<O>,
   ) {}
 
-  /** Whether the entry's output changed in the batch being built (it must stay until the batch is out). */
-  changedInThisBatch(entry: KeyEntry<O>): boolean {
-    return entry.changedIn === this.batches;
+  /**
+   * An input left (its entry's input side is cleared): the entry goes, unless it is still an output or its
+   * output changed in the batch being built (then it goes when the batch is out).
+   */
+  inputGone(entry: KeyEntry<O>): void {
+    if (entry.changedIn !== this.batches) this.dropIfEmpty(entry);
   }
 
   /** Emits the difference between each changed key's value before the batch and now, one event per key. */

@@ -161,7 +161,8 @@ function sameRecord(a: Dependency, b: Dependency): boolean {
   );
 }
 
-function sameKeys(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+/** @internal Whether two key filters name the same keys in the same order (undefined: no key filter). */
+export function sameKeys(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

@@ -1,7 +1,7 @@
 // Per-input dependency records and their reverse index: which inputs must recompute when a fetched collection changes.
 import type { Event } from '../core/event.js';
 import type { IndexHandle, InternalCollection } from '../core/internal.js';
-import { depArray, depAt, depCount, matches, type DepList, type Dependency } from './dependency.js';
+import { depArray, depAt, depCount, matches, sameKeys, type DepList, type Dependency } from './dependency.js';
 
 /**
  * @internal What the index needs of an input: its key, the dependencies of its last committed run (which
@@ -269,12 +269,7 @@ function sameFootprint(a: DepList, b: DepList): boolean {
   for (let i = 0; i < n; i++) {
     const x = depAt(a, i);
     const y = depAt(b, i);
-    if (x.source !== y.source) return false;
-    if (x.keys !== y.keys) {
-      if (x.keys === undefined || y.keys === undefined || x.keys.length !== y.keys.length) return false;
-      for (let j = 0; j < x.keys.length; j++) if (x.keys[j] !== y.keys[j]) return false;
-    }
-    if (x.indexHandle !== y.indexHandle || x.indexKey !== y.indexKey) return false;
+    if (x.source !== y.source || !sameKeys(x.keys, y.keys) || x.indexHandle !== y.indexHandle || x.indexKey !== y.indexKey) return false;
   }
   return true;
 }
