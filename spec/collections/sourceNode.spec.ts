@@ -104,4 +104,36 @@ describe('SourceNode write folding', () => {
     expect(seen).toHaveLength(6); // two replays, then a batch from each collection per transaction
     for (const b of seen) expect(Object.isFrozen(b)).toBe(true);
   });
+
+  it('should fold a later key written several times into one event, in the order of first writes', () => {
+    const { c, batches } = source(named('a', 1), named('b', 1), named('c', 1));
+    batch(() => {
+      c.conditionalUpdateObject(named('z', 0)); // first key
+      c.deleteObject('ns/b');
+      c.conditionalUpdateObject(named('a', 2));
+      c.conditionalUpdateObject(named('b', 3)); // deleted, then back with a new value: one update
+      c.conditionalUpdateObject(named('a', 1)); // back to the old value: no event
+      c.conditionalUpdateObject(named('n', 1)); // added, deleted, added again: one add
+      c.deleteObject('ns/n');
+      c.conditionalUpdateObject(named('n', 2));
+      c.deleteObject('ns/c');
+    });
+    expect(batches).toEqual([['add/z=0', 'update/b=3', 'add/n=2', 'delete/c']]);
+  });
+
+  it('should replay each key once, with its value before the batch, when later keys were written twice', () => {
+    const c = newStaticCollection<Named>([named('a', 1), named('b', 1)]);
+    let replayed: string[] = [];
+    batch(() => {
+      c.updateObject(named('x', 1)); // first key
+      c.updateObject(named('a', 2));
+      c.updateObject(named('a', 3));
+      c.deleteObject('ns/b');
+      c.updateObject(named('b', 4));
+      c.registerBatch((b) => {
+        if (replayed.length === 0) replayed = b.map((e) => `${e.type}/${e.new!.metadata.name}=${e.new!.v}`).sort();
+      });
+    });
+    expect(replayed).toEqual(['add/a=1', 'add/b=1']);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import { equals } from '../../src/index.js';
+import { seededRandom } from '../../src/testing/index.js';
 
 describe('equals', () => {
   it('should be true for identical values and NaN', () => {
@@ -65,5 +66,69 @@ describe('equals', () => {
     }
     expect(equals(new A(), new A())).toBe(true);
     expect(equals(new A(), new B())).toBe(false);
+  });
+
+  it('should find a scalar difference without comparing nested objects', () => {
+    let calls = 0;
+    const nested = { equals: () => (calls++, true) };
+    expect(equals({ meta: nested, ip: '10.0.0.1' }, { meta: {}, ip: '10.0.0.2' })).toBe(false);
+    expect(calls).toBe(0);
+    expect(equals({ meta: nested, ip: '10.0.0.1' }, { meta: {}, ip: '10.0.0.1' })).toBe(true);
+    expect(calls).toBe(1);
+  });
+
+  it('should tell missing keys from keys holding undefined, at any depth', () => {
+    expect(equals({ a: { x: undefined } }, { a: {} })).toBe(false);
+    expect(equals({ a: {} }, { a: { x: undefined } })).toBe(false);
+    expect(equals({ a: { x: 1 }, b: undefined }, { a: { x: 1 }, c: undefined })).toBe(false);
+    expect(equals(Object.assign(Object.create(null), { a: 1 }), Object.assign(Object.create(null), { a: 1 }))).toBe(true);
+    expect(equals(Object.assign(Object.create(null), { a: 1 }), { a: 1 })).toBe(false);
+  });
+
+  it('should agree with a direct recursive definition on random plain data', () => {
+    // The reference: the definition of deep equality for JSON-like data, written for clarity.
+    const reference = (a: unknown, b: unknown): boolean => {
+      if (a === b) return true;
+      if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b);
+      if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+      if (Array.isArray(a) !== Array.isArray(b)) return false;
+      const ka = Object.keys(a).sort();
+      const kb = Object.keys(b).sort();
+      if (ka.join('\u0000') !== kb.join('\u0000')) return false;
+      return ka.every((k) => reference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    };
+    const rand = seededRandom(6);
+    const leaves = [0, 1, NaN, '', 'a', 'b', true, false, null, undefined];
+    const gen = (depth: number): unknown => {
+      const r = rand();
+      if (depth === 0 || r < 0.4) return leaves[Math.floor(rand() * leaves.length)];
+      if (r < 0.6) return Array.from({ length: Math.floor(rand() * 3) }, () => gen(depth - 1));
+      const o: Record<string, unknown> = {};
+      for (const k of ['a', 'b', 'c', 'd']) if (rand() < 0.5) o[k] = gen(depth - 1);
+      return o;
+    };
+    // A near copy: mostly the same value, sometimes with one change somewhere inside.
+    const mutate = (v: unknown): unknown => {
+      if (rand() < 0.15) return gen(2);
+      if (Array.isArray(v)) return v.map(mutate);
+      if (typeof v === 'object' && v !== null) {
+        const o: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) if (rand() > 0.05) o[k] = mutate(x);
+        return o;
+      }
+      return v;
+    };
+    let same = 0;
+    for (let i = 0; i < 5000; i++) {
+      const a = gen(4);
+      const b = rand() < 0.5 ? mutate(a) : gen(4);
+      const want = reference(a, b);
+      if (want) same++;
+      expect([i, equals(a, b)]).toEqual([i, want]);
+      expect([i, equals(b, a)]).toEqual([i, want]);
+    }
+    // The generator must exercise both answers.
+    expect(same).toBeGreaterThan(500);
+    expect(same).toBeLessThan(4500);
   });
 });

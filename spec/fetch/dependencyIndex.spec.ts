@@ -1,6 +1,20 @@
 // White-box: the reverse index of a derived collection (krt's dependency_state_test).
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import { newStaticCollection, newCollection, newIndex, fetch, filterKey, filterIndex, filterLabel, collectionStats, type Collection } from '../../src/index.js';
+import {
+  newStaticCollection,
+  newCollection,
+  newIndex,
+  fetch,
+  filterKey,
+  filterIndex,
+  filterLabel,
+  filterSelects,
+  filterSelectsNonEmpty,
+  filterGeneric,
+  collectionStats,
+  type Collection,
+  type FetchFilter,
+} from '../../src/index.js';
 import type { DerivedCollection } from '../../src/collections/derivedCollection.js';
 import type { DependencyIndex } from '../../src/fetch/dependencyIndex.js';
 import { captureLog, configMap, pod, subscribers, type ConfigMap, type Pod } from '../helpers/fixtures.js';
@@ -67,6 +81,71 @@ describe('DependencyIndex', () => {
     expect(third[0]).toBe(first[0]);
     expect(ix.reverseKeys(cms.uid)).toEqual(['index:team:x']);
     expect(out.getKey('namespace/p')?.n).toBe(2);
+  });
+
+  it('should reuse the record of an index fetch only when its index key and filters are the very same', () => {
+    const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'x', tier: 'web' }), configMap('b', { team: 'x' }), configMap('c', { team: 'y' })]);
+    const byTeam = newIndex(cms, 'team', (c) => [c.metadata.labels?.['team'] ?? '']);
+    const web = Object.freeze({ tier: 'web' });
+    const webAgain = Object.freeze({ tier: 'web' });
+    const isA = (c: ConfigMap): boolean => c.metadata.name === 'a';
+    const isB = (c: ConfigMap): boolean => c.metadata.name === 'b';
+    // Each pod label names the fetch its transform makes; the record must follow the filters exactly.
+    const fetches: Record<string, () => FetchFilter[]> = {
+      none: () => [],
+      labels: () => [filterLabel(web)],
+      labelsAgain: () => [filterLabel(webAgain)],
+      selects: () => [filterSelects(web)],
+      selectsNonEmpty: () => [filterSelectsNonEmpty(web)],
+      generic: () => [filterGeneric(isA)],
+      selectsLabels: () => [filterSelects(web), filterLabel(web)],
+      labelsB: () => [filterLabel(web), filterGeneric(isB)],
+      genericB: () => [filterGeneric(isB)],
+      nonEmptyB: () => [filterSelectsNonEmpty(web), filterGeneric(isB)],
+    };
+    const pods = newStaticCollection<Pod>([pod('p', '1', { f: 'none', team: 'x' })]);
+    const out = newCollection(pods, (ctx, p) => ({
+      metadata: p.metadata,
+      names: byTeam.fetch(ctx, p.metadata.labels!['team']!, ...fetches[p.metadata.labels!['f']!]!()).map((c) => c.metadata.name).join(','),
+    }));
+    const ix = depsOf(out);
+    const record = (): unknown => ix.depsOf('namespace/p')[0];
+    const steps: Array<[string, string, string, boolean]> = [
+      // filter, team, expected names, same record as the step before
+      ['none', 'x', 'a,b', true],
+      ['labels', 'x', 'a', false],
+      ['labels', 'x', 'a', true],
+      ['labelsAgain', 'x', 'a', false], // equal labels in another object: compared by identity
+      ['selects', 'x', 'a,b', false], // config maps have no selector: empty, which selects everything
+      ['selectsNonEmpty', 'x', '', false], // ...and nothing when it must not be empty
+      ['generic', 'x', 'a', false],
+      ['generic', 'x', 'a', true],
+      ['generic', 'y', '', false], // another index key
+      ['selectsLabels', 'x', 'a', false],
+      ['selectsLabels', 'x', 'a', true], // two filters take the general path, which finds the same record too
+      // One filter after a record that had it and another: a new record.
+      ['selects', 'x', 'a,b', false],
+      ['labelsB', 'x', '', false],
+      ['labels', 'x', 'a', false],
+      ['labelsB', 'x', '', false],
+      ['genericB', 'x', 'b', false],
+      ['nonEmptyB', 'x', '', false],
+      ['selectsNonEmpty', 'x', '', false],
+      ['none', 'x', 'a,b', false],
+    ];
+    let last = record();
+    for (const [f, team, names, same] of steps) {
+      pods.updateObject(pod('p', '2', { f, team }));
+      expect([f, team, out.getKey('namespace/p')?.names]).toEqual([f, team, names]);
+      expect([f, team, record() === last]).toEqual([f, team, same]);
+      last = record();
+    }
+    expect(ix.reverseKeys(cms.uid)).toEqual(['index:team:x']);
+    // A key filter in an index fetch is still refused after a run whose record could have been reused.
+    pods.updateObject(pod('p', '3', { f: 'none', team: 'x' }));
+    fetches['none'] = () => [filterKey('namespace/a')];
+    pods.updateObject(pod('p', '4', { f: 'none', team: 'x' }));
+    expect(log.lines.some((l) => l.includes('cannot filter by key and by index at once'))).toBe(true);
   });
 
   it('should keep one fetch as a bare record, and move between none, one and several fetches correctly', () => {

@@ -4,6 +4,7 @@ import type { CollectionOptions } from '../core/types.js';
 import { beginIfIdle, commitOpened, isOpen, mutate, schedule, scheduleSync } from '../core/transaction.js';
 import { CollectionNode } from './node.js';
 import { TransformError } from '../core/errors.js';
+import { ScratchList } from '../core/scratchList.js';
 
 /**
  * @internal A collection fed from outside the graph. Reads inside a transaction see its writes at once;
@@ -11,23 +12,28 @@ import { TransformError } from '../core/errors.js';
  */
 export abstract class SourceNode<T> extends CollectionNode<T> {
   /**
-   * The first key written in this transaction, its value before the write (undefined: absent) and whether
-   * some write to it was unconditional. Most transactions write one key (an informer event, one
-   * `updateObject`): they never touch the maps below, whose entries would be added and removed each time.
+   * The first key written in this transaction, its value before the write (undefined: absent), its value
+   * now, and whether some write to it was unconditional. Most transactions write one key (an informer
+   * event, one `updateObject`): they never touch the lists below.
    */
   private firstKey: string | undefined = undefined;
   private firstOld: T | undefined = undefined;
+  private firstNext: T | undefined = undefined;
   private firstForced = false;
-  /** Further keys written in this transaction, with their value before the first write. */
-  private readonly pending = new Map<string, T | undefined>();
   /**
-   * Which further keys had an unconditional write (their update is emitted even when equal). A transaction
-   * is almost always all one kind (`updateObject` is unconditional, informers and `reset` are not): the
-   * flags say which, and the set is filled only once both kinds appear.
+   * Every further write of this transaction, in order: key, value before, value written, unconditional.
+   * A flush folds them into one event per key. Lists rather than a map from key to old value: a map cost
+   * a lookup and an insert per write plus a lookup per key at the flush, and `Map#clear` gave its table
+   * back, so every large batch grew one again from four entries.
    */
-  private allForced = false;
-  private mixed = false;
-  private readonly forced = new Set<string>();
+  private readonly restKeys = new ScratchList<string>();
+  private readonly restOld = new ScratchList<T | undefined>();
+  private readonly restNext = new ScratchList<T | undefined>();
+  private readonly restForced = new ScratchList<boolean>();
+  /** The keys in the lists: one insert per write tells whether the key was written before in this transaction. */
+  private readonly restWritten = new Set<string>();
+  /** Some key other than the first was written twice in this transaction (the flush must fold). */
+  private restRepeated = false;
   protected override readonly emitsEqualUpdates = true;
   private markedSynced: boolean;
 
@@ -77,57 +83,88 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     } else if (key === this.firstKey) {
       if (forced) this.firstForced = true;
     } else {
-      const firstOfTheRest = this.pending.size === 0;
-      if (firstOfTheRest) {
-        this.allForced = forced;
-      } else if (this.mixed) {
-        if (forced) this.forced.add(key);
-      } else if (forced !== this.allForced) {
-        // Both kinds now: from here on the set says which keys were forced. Until now, all or none were.
-        this.mixed = true;
-        if (this.allForced) for (const k of this.pending.keys()) this.forced.add(k);
-        else this.forced.add(key);
-      }
-      if (!this.pending.has(key)) this.pending.set(key, cur);
+      const written = this.restWritten;
+      const before = written.size;
+      written.add(key);
+      if (written.size === before) this.restRepeated = true;
+      this.restKeys.push(key);
+      this.restOld.push(cur);
+      this.restNext.push(next);
+      this.restForced.push(forced);
     }
+    if (key === this.firstKey) this.firstNext = next;
     this.setState(key, next);
-  }
-
-  private wasForced(key: string): boolean {
-    return this.mixed ? this.forced.has(key) : this.allForced;
   }
 
   flush(): void {
     const first = this.firstKey;
     if (first === undefined) return;
-    const firstEvent = this.change(this.firstOld, this.state.get(first), this.firstForced);
+    const firstEvent = this.change(this.firstOld, this.firstNext, this.firstForced);
     this.firstKey = undefined;
     this.firstOld = undefined;
-    if (this.pending.size === 0) {
+    this.firstNext = undefined;
+    const keys = this.restKeys;
+    if (keys.length === 0) {
       // Exact-size literals: a `push`ed array gets a 17-slot store, for every single-event transaction.
       if (firstEvent !== undefined) this.emit([firstEvent], [first]);
       return;
     }
     const out: Event<T>[] = [];
-    const keys: string[] = [];
+    const outKeys: string[] = [];
     if (firstEvent !== undefined) {
       out.push(firstEvent);
-      keys.push(first);
+      outKeys.push(first);
     }
-    // forEach, not for-of over entries: the entries iterator built a [key, value] pair per key.
-    this.pending.forEach((old, key) => {
-      const e = this.change(old, this.state.get(key), this.wasForced(key));
-      if (e === undefined) return;
+    if (this.restRepeated) this.foldRepeated(out, outKeys);
+    else {
+      for (let i = 0; i < keys.length; i++) {
+        const e = this.change(this.restOld.at(i), this.restNext.at(i), this.restForced.at(i));
+        if (e === undefined) continue;
+        out.push(e);
+        outKeys.push(keys.at(i));
+      }
+    }
+    this.clearRest();
+    this.emit(out, outKeys);
+  }
+
+  /**
+   * The rest's events when some key was written more than once: one per key, in the order of its first
+   * write, from its value before the transaction to its value now, forced if any of its writes was.
+   */
+  private foldRepeated(out: Event<T>[], outKeys: string[]): void {
+    const keys = this.restKeys;
+    const firstAt = new Map<string, number>();
+    const forced: boolean[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys.at(i);
+      const at = firstAt.get(k);
+      if (at === undefined) {
+        firstAt.set(k, forced.length);
+        forced.push(this.restForced.at(i));
+      } else if (this.restForced.at(i)) {
+        forced[at] = true;
+      }
+    }
+    let n = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys.at(i);
+      if (firstAt.get(k) !== n) continue;
+      const e = this.change(this.restOld.at(i), this.state.get(k), forced[n]!);
+      n++;
+      if (e === undefined) continue;
       out.push(e);
-      keys.push(key);
-    });
-    // Only transactions that wrote two keys or more get here: a single key never enters the map.
-    this.pending.clear();
-    if (this.mixed) {
-      this.forced.clear();
-      this.mixed = false;
+      outKeys.push(k);
     }
-    this.emit(out, keys);
+  }
+
+  private clearRest(): void {
+    this.restKeys.reset();
+    this.restOld.reset();
+    this.restNext.reset();
+    this.restForced.reset();
+    this.restWritten.clear();
+    this.restRepeated = false;
   }
 
   /** The event that takes a key from `old` to `next` (undefined: absent), if any. */
@@ -151,18 +188,28 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
   protected override committedValues(): Iterable<T> {
     const first = this.firstKey;
     if (first === undefined) return this.state.values();
+    const written = this.restWritten;
     const out: T[] = [];
-    for (const [k, v] of this.state) if (k !== first && !this.pending.has(k)) out.push(v);
+    for (const [k, v] of this.state) if (k !== first && !written.has(k)) out.push(v);
     if (this.firstOld !== undefined) out.push(this.firstOld);
-    for (const old of this.pending.values()) if (old !== undefined) out.push(old);
+    // A key's value before the transaction is the old value of its first write.
+    const seen = this.restRepeated ? new Set<string>() : undefined;
+    for (let i = 0; i < this.restKeys.length; i++) {
+      if (seen !== undefined) {
+        const k = this.restKeys.at(i);
+        if (seen.has(k)) continue;
+        seen.add(k);
+      }
+      const old = this.restOld.at(i);
+      if (old !== undefined) out.push(old);
+    }
     return out;
   }
 
   protected onDispose(): void {
     this.firstKey = undefined;
     this.firstOld = undefined;
-    this.pending.clear();
-    this.forced.clear();
-    this.mixed = false;
+    this.firstNext = undefined;
+    this.clearRest();
   }
 }

@@ -25,10 +25,11 @@ export function freezeOutput<T>(value: T): T {
  * immer's `freeze`, with the shallow freeze of a plain object or array done directly: it runs for every
  * input and output, and immer's general path (draftability, Map/Set handling) was a twentieth of a B1
  * update. Anything else (Map, Set, immerable classes, drafts, deep freezes) is left to immer, so which
- * objects end up frozen does not change.
+ * objects end up frozen does not change. No `Object.isFrozen` first: inputs and outputs are mostly fresh
+ * objects, for which it is one more call into the runtime, and freezing a frozen object changes nothing.
  */
 function freezeObject<T extends object>(value: T, deep: boolean): T {
-  if (!deep && !Object.isFrozen(value)) {
+  if (!deep) {
     const proto: unknown = Object.getPrototypeOf(value);
     if ((proto === Object.prototype || proto === null || Array.isArray(value)) && !isDraft(value)) return Object.freeze(value);
   }

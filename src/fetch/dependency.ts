@@ -105,10 +105,43 @@ export function buildIndexedDependency(
   filters: readonly FetchFilter[],
   previous?: Dependency,
 ): Dependency {
+  if (previous !== undefined && repeatsIndexed(previous, source, handle, key, filters)) return previous;
   const d = start(source);
   setIndex(d, handle, key);
   for (const f of filters) applyFilter(d, f);
   return finish(previous);
+}
+
+/**
+ * Whether `previous` is what `Index.fetch(ctx, key, ...filters)` would record, for the common fetch through
+ * an index with at most one other filter: the rerun of an input (its pod's IP changed) then checks a few
+ * fields instead of folding the filters into the scratch record and comparing all of them. Anything else
+ * answers false and takes the general path, which gives the same record.
+ */
+function repeatsIndexed(
+  previous: Dependency,
+  source: InternalCollection<unknown>,
+  handle: IndexHandle<unknown>,
+  key: string,
+  filters: readonly FetchFilter[],
+): boolean {
+  if (previous.source !== source || previous.indexHandle !== handle || previous.indexKey !== key) return false;
+  if (previous.keys !== undefined || previous.suppress !== undefined || filters.length > 1) return false;
+  const p = previous;
+  if (filters.length === 0) return p.labels === undefined && p.selects === undefined && p.selectsNonEmpty === undefined && p.generic === undefined;
+  const f = filters[0]!;
+  switch (f.kind) {
+    case 'labels':
+      return p.labels === f.labels && p.selects === undefined && p.selectsNonEmpty === undefined && p.generic === undefined;
+    case 'selects':
+      return p.selects === f.labels && p.labels === undefined && p.selectsNonEmpty === undefined && p.generic === undefined;
+    case 'selectsNonEmpty':
+      return p.selectsNonEmpty === f.labels && p.labels === undefined && p.selects === undefined && p.generic === undefined;
+    case 'generic':
+      return p.generic === f.predicate && p.labels === undefined && p.selects === undefined && p.selectsNonEmpty === undefined;
+    default:
+      return false;
+  }
 }
 
 function start(source: InternalCollection<unknown>): DependencyRecord {
