@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import { SelectorLookup } from '../../src/core/selectorLookup.js';
-import { ScratchList } from '../../src/core/scratchList.js';
+import { CandidateList } from '../../src/core/candidateList.js';
 import { isSubset, selectsNonEmpty, type Labels } from '../../src/core/labels.js';
 import { seededRandom } from '../../src/testing/index.js';
 
@@ -11,7 +11,7 @@ interface Svc {
 const svc = (name: string, selector: Labels): Svc => ({ name, spec: { selector } });
 
 function candidatesOf(lookup: SelectorLookup<Svc>, labels: Labels, withEmpty: boolean): string[] {
-  const out = new ScratchList<Svc>();
+  const out = new CandidateList<Svc>();
   lookup.candidates(labels, withEmpty, out);
   const names: string[] = [];
   for (let i = 0; i < out.length; i++) names.push(out.at(i).name);
@@ -46,7 +46,7 @@ describe('SelectorLookup', () => {
     l.set('broken', { name: 'broken', getLabelSelector: (): Labels => { throw new Error('no selector'); } } as Named);
     l.set('web', svc('web', { app: 'web' }));
     const names = (labels: Labels, withEmpty: boolean): string[] => {
-      const out = new ScratchList<Named>();
+      const out = new CandidateList<Named>();
       l.candidates(labels, withEmpty, out);
       return Array.from({ length: out.length }, (_, i) => out.at(i).name);
     };
@@ -76,7 +76,7 @@ describe('SelectorLookup', () => {
     l.set('a', svc('a', selector));
     const next = { name: 'a2', spec: { selector } };
     l.set('a', next);
-    const out = new ScratchList<Svc>();
+    const out = new CandidateList<Svc>();
     l.candidates({ app: 'web' }, false, out);
     expect(out.length).toBe(1);
     expect(out.at(0)).toBe(next);

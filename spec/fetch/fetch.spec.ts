@@ -408,4 +408,25 @@ describe('fetch by selector over a whole collection', () => {
     src.updateObject(sel('s0', 'a1'));
     expect(names.get()).toBe('s0,s1,s7');
   });
+
+  it('should read a selector when the lookup files its object, not again at every fetch it answers', () => {
+    let reads = 0;
+    interface Sel { metadata: { name: string; namespace: string }; app: string; getLabelSelector(): Record<string, string> }
+    const sel = (name: string, app: string): Sel => ({ metadata: { name, namespace: 'ns' }, app, getLabelSelector() { reads++; return { app: this.app }; } });
+    const src = newStaticCollection<Sel>(Array.from({ length: 10 }, (_, i) => sel(`s${i}`, `a${i % 5}`)));
+    const readers = newStaticCollection<{ metadata: { name: string; namespace: string }; app: string }>([]);
+    const found = newCollection(readers, (ctx, r) => ({ metadata: r.metadata, names: fetch(ctx, src, filterSelectsNonEmpty({ app: r.app })).map((o) => o.metadata.name) }));
+    readers.updateObject({ metadata: { name: 'r0', namespace: 'ns' }, app: 'a1' });
+    const filed = reads; // the lookup read every selector once, when it was built
+    expect(filed).toBe(10);
+    batch(() => {
+      for (let i = 1; i <= 50; i++) readers.updateObject({ metadata: { name: `r${i}`, namespace: 'ns' }, app: `a${i % 5}` });
+    });
+    expect(reads).toBe(filed);
+    expect(found.getKey('ns/r3')?.names).toEqual(['s3', 's8']);
+    // A change is filed once, plus the reads that find which readers it concerns (one per reader that might).
+    src.updateObject(sel('s3', 'a4'));
+    expect(found.getKey('ns/r3')?.names).toEqual(['s8']);
+    expect(found.getKey('ns/r4')?.names).toEqual(['s3', 's4', 's9']);
+  });
 });

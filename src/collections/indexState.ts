@@ -1,7 +1,7 @@
 // A secondary index over one collection's state, updated in the same step as the state itself.
 import type { IndexHandle, InternalCollection } from '../core/internal.js';
 import type { Labels } from '../core/labels.js';
-import type { ScratchList } from '../core/scratchList.js';
+import type { CandidateList } from '../core/candidateList.js';
 import { SELECTOR_LOOKUP_MIN_SIZE, SelectorLookup } from '../core/selectorLookup.js';
 
 let nextIndexUid = 1;
@@ -54,7 +54,7 @@ export class IndexState<T> implements IndexHandle<T> {
     return this.groups.get(key)?.values() ?? NONE_ITER;
   }
 
-  selecting(key: string, labels: Labels, withEmpty: boolean, out: ScratchList<T>): boolean {
+  selecting(key: string, labels: Labels, withEmpty: boolean, out: CandidateList<T>): boolean {
     let lookup = this.lookups?.get(key);
     if (lookup === undefined) {
       const g = this.groups.get(key);

@@ -23,7 +23,7 @@ import type {
 import { IndexState } from './indexState.js';
 import { SELECTOR_LOOKUP_MIN_SIZE, SelectorLookup } from '../core/selectorLookup.js';
 import type { Labels } from '../core/labels.js';
-import type { ScratchList } from '../core/scratchList.js';
+import type { CandidateList } from '../core/candidateList.js';
 
 let nextUid = 1;
 
@@ -112,7 +112,7 @@ export abstract class CollectionNode<T>
     return this.state.size;
   }
 
-  selecting(labels: Labels, withEmpty: boolean, out: ScratchList<T>): boolean {
+  selecting(labels: Labels, withEmpty: boolean, out: CandidateList<T>): boolean {
     let lookup = this.selectorLookup;
     if (lookup === undefined) {
       if (this.state.size < SELECTOR_LOOKUP_MIN_SIZE) return false;

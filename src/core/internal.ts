@@ -2,7 +2,7 @@
 import type { Collection } from './types.js';
 import type { COLLECTION_BRAND } from './keyOf.js';
 import type { Labels } from './labels.js';
-import type { ScratchList } from './scratchList.js';
+import type { CandidateList } from './candidateList.js';
 
 /** @internal Every collection rxkrt builds implements this; users cannot (the brand is not exported). */
 export interface InternalCollection<T> extends Collection<T> {
@@ -19,7 +19,7 @@ export interface InternalCollection<T> extends Collection<T> {
    * (`withEmpty`: or is empty), and returns true; returns false, appending nothing, when the caller should
    * scan `values()` itself (too few objects for a lookup to pay, or a collection that keeps none).
    */
-  selecting(labels: Labels, withEmpty: boolean, out: ScratchList<T>): boolean;
+  selecting(labels: Labels, withEmpty: boolean, out: CandidateList<T>): boolean;
   /** Indexes maintained in step with this collection's state. */
   indexFor(name: string, extract: (o: T) => readonly string[]): IndexHandle<T>;
   /** Adds a node that receives this collection's batches inside the transaction. */
@@ -56,7 +56,7 @@ export interface IndexHandle<T> {
    * subset of `labels` (`withEmpty`: or is empty), and returns true; returns false, appending nothing, when
    * the group is too small for a lookup to pay and the caller should scan `lookupValues` itself.
    */
-  selecting(key: string, labels: Labels, withEmpty: boolean, out: ScratchList<T>): boolean;
+  selecting(key: string, labels: Labels, withEmpty: boolean, out: CandidateList<T>): boolean;
   /** Index keys present (for asCollection). */
   keys(): Iterable<string>;
   /** Number of non-empty groups. */

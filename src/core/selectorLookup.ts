@@ -7,7 +7,7 @@
 // filed under the map's own pairs. Callers still test each candidate: the lookup narrows, it never decides.
 
 import { selectorOf, type Labels } from './labels.js';
-import type { ScratchList } from './scratchList.js';
+import type { CandidateList } from './candidateList.js';
 
 /**
  * Below this many objects a set is scanned: testing a few selectors costs less than the lookup's map reads
@@ -78,9 +78,10 @@ export class SelectorLookup<T> {
 
   /**
    * Appends to `out`, in insertion order, every object whose selector may be a subset of `labels` (with
-   * `withEmpty`, also those whose selector is empty). Objects left out certainly do not select `labels`.
+   * `withEmpty`, also those whose selector is empty), each with the selector it is filed by (undefined:
+   * unreadable). Objects left out certainly do not select `labels`.
    */
-  candidates(labels: Labels, withEmpty: boolean, out: ScratchList<T>): void {
+  candidates(labels: Labels, withEmpty: boolean, out: CandidateList<T>): void {
     const found = this.found;
     let n = 0;
     for (const name in labels) {
@@ -109,7 +110,8 @@ export class SelectorLookup<T> {
       }
     }
     for (let i = 0; i < n; i++) {
-      out.push(found[i]!.value);
+      const slot = found[i]!;
+      out.push(slot.value, slot.selector);
       found[i] = undefined;
     }
   }

@@ -237,6 +237,18 @@ function setIndex(d: DependencyRecord, handle: IndexHandle<unknown>, key: string
 }
 
 /**
+ * @internal `matches(dep, o, true)` for an object a selector lookup named, whose selector the lookup
+ * already read: the same tests in the same order, with that map in place of `selectorOf(o)`.
+ */
+export function matchesFiledBy(dep: Dependency, o: unknown, selector: Labels): boolean {
+  if (dep.selects !== undefined && !isSubset(selector, dep.selects)) return false;
+  if (dep.selectsNonEmpty !== undefined && !selectsNonEmpty(selector, dep.selectsNonEmpty)) return false;
+  if (dep.labels !== undefined && !isSubset(dep.labels, labelsOf(o))) return false;
+  if (dep.generic !== undefined && !dep.generic(o)) return false;
+  return true;
+}
+
+/**
  * @internal Whether `o` passes the dependency's filters. With `prefiltered`, the key and index filters are
  * taken as already satisfied (the object came from a key or index lookup).
  */

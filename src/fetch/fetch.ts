@@ -3,10 +3,10 @@ import type { Collection, HandlerContext } from '../core/types.js';
 import { internal, type IndexHandle } from '../core/internal.js';
 import { equals } from '../core/equals.js';
 import { UsageError } from '../core/errors.js';
-import { buildDependency, buildIndexedDependency, matches, type Dependency } from './dependency.js';
+import { buildDependency, buildIndexedDependency, matches, matchesFiledBy, type Dependency } from './dependency.js';
 import { trackingContext } from './context.js';
 import type { FetchFilter } from './filters.js';
-import { ScratchList } from '../core/scratchList.js';
+import { CandidateList } from '../core/candidateList.js';
 
 /**
  * Reads the objects of `c` that pass every filter, and records the dependency so that a change to a
@@ -106,7 +106,8 @@ export function listMatching(dep: Dependency): unknown[] {
         let more: unknown[] | undefined;
         for (let i = 0; i < listed.length; i++) {
           const v = listed.at(i);
-          if (!matches(dep, v, true)) continue;
+          const selector = listed.selectorAt(i);
+          if (!(selector === undefined ? matches(dep, v, true) : matchesFiledBy(dep, v, selector))) continue;
           if (first === undefined) first = v;
           else if (more === undefined) more = [first, v];
           else more.push(v);
@@ -121,7 +122,7 @@ export function listMatching(dep: Dependency): unknown[] {
 }
 
 /** Candidates named by a selector lookup (see `IndexHandle.selecting` and `InternalCollection.selecting`). */
-const selectorCandidates = new ScratchList<unknown>();
+const selectorCandidates = new CandidateList<unknown>();
 
 /** The candidates that pass the dependency's value filters (the index filter is already applied). */
 function passing(dep: Dependency, candidates: Iterable<unknown>): unknown[] {
