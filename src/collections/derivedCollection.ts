@@ -90,11 +90,12 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     parent.addDependent(this);
     // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
     // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
-    for (const input of parent.values()) {
-      const rec = this.record(parent.keyOf(input));
+    // The parent's own key strings: a string built again per input would be a second copy of every key.
+    parent.forEachKeyed((input, key) => {
+      const rec = this.record(key);
       rec.input = input;
       this.recompute(rec);
-    }
+    });
     this.ledger.settleChanged();
     this.ledger.reportConflicts();
     this.start(opts);
@@ -115,6 +116,10 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
 
   override values(): IterableIterator<O> {
     return visibleValues(this.entries);
+  }
+
+  override forEachKeyed(fn: (value: O, key: string) => void): void {
+    for (const [k, e] of this.entries) if (e.value !== undefined) fn(e.value, k);
   }
 
   override get size(): number {

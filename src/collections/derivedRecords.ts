@@ -11,9 +11,16 @@ import type { TrackedInput } from '../fetch/dependencyIndex.js';
 const INPUT = 1;
 const APPLIED = 2;
 const REWRITTEN = 4;
+const CHANGED = 8;
 
-/** What a failing input keeps (see `KeyEntry.goodDeps` and `KeyEntry.error`). */
-interface Failure {
+/**
+ * What few entries need, kept in an object that exists only while one of them is set: several outputs,
+ * other inputs waiting for the key, or a failing run's state. A field each would cost every key of a
+ * 100k-object collection 0.8 MB per field, and each makes the entry longer to read.
+ */
+interface Rare<O> {
+  many: ReadonlyMap<string, O> | undefined;
+  waiting: KeyEntry<O>[] | undefined;
   goodDeps: DepList | null;
   error: string | undefined;
 }
@@ -21,10 +28,7 @@ interface Failure {
 /** @internal One key of a derived collection: its input side, its output side, or both. */
 export class KeyEntry<O> implements TrackedInput {
   // ---- input side: the parent holds an object under this key ----
-  /**
-   * `isInput`, `applied` and `rewritten` as bits of one number: each boolean would take a field of its own,
-   * and an entry per key of a 100k-object collection makes every field 0.8 MB.
-   */
+  /** `isInput`, `applied`, `rewritten` and `changed` as bits of one number (a field each would cost 8 bytes a key). */
   private flags = 0;
   /**
    * The parent's value for the key, as its last batch said (undefined: not an input). A recompute that a
@@ -41,21 +45,13 @@ export class KeyEntry<O> implements TrackedInput {
    */
   oneKey = '';
   oneValue: O | undefined = undefined;
-  many: ReadonlyMap<string, O> | undefined = undefined;
-  /** `goodDeps` and `error`, in an object that exists only while the input's runs fail or discard. */
-  private failure: Failure | undefined = undefined;
+  private rare: Rare<O> | undefined = undefined;
 
   // ---- output side: some input produces an output under this key ----
   /** The first input producing the key, whose value is visible; undefined when nobody produces it. */
   owner: KeyEntry<O> | undefined = undefined;
-  /** Inputs that produce the key too, in order of first production (duplicates: reported, next in line). */
-  waiting: KeyEntry<O>[] | undefined = undefined;
   /** The visible value (the owner's output), the same object the collection's state holds. */
   value: O | undefined = undefined;
-  /** The value before the first change since the last emitted batch (see `changedIn`). */
-  before: O | undefined = undefined;
-  /** The batch in which the output last changed; an entry changed in the current batch is on the change list. */
-  changedIn = -1;
 
   /** Whether the parent holds the key (the entry has an input side). */
   get isInput(): boolean {
@@ -73,12 +69,46 @@ export class KeyEntry<O> implements TrackedInput {
     this.flags = on ? this.flags | APPLIED : this.flags & ~APPLIED;
   }
 
-  /** Changed more than once in this batch: the batch must compare `before` with the final value. */
+  /** Changed more than once in this batch: the batch must compare the value before it with the final one. */
   get rewritten(): boolean {
     return (this.flags & REWRITTEN) !== 0;
   }
   set rewritten(on: boolean) {
     this.flags = on ? this.flags | REWRITTEN : this.flags & ~REWRITTEN;
+  }
+
+  /** The visible value changed in the batch being built: the entry is on the ledger's change list. */
+  get changed(): boolean {
+    return (this.flags & CHANGED) !== 0;
+  }
+  set changed(on: boolean) {
+    this.flags = on ? this.flags | CHANGED : this.flags & ~CHANGED;
+  }
+
+  /** The last applied run's outputs when there are two or more (see `oneValue`). */
+  get many(): ReadonlyMap<string, O> | undefined {
+    return this.rare?.many;
+  }
+  set many(m: ReadonlyMap<string, O> | undefined) {
+    if (this.rare !== undefined) {
+      this.rare.many = m;
+      if (m === undefined) this.dropRareIfEmpty();
+    } else if (m !== undefined) {
+      this.rare = { many: m, waiting: undefined, goodDeps: null, error: undefined };
+    }
+  }
+
+  /** Inputs that produce the key too, in order of first production (duplicates: reported, next in line). */
+  get waiting(): KeyEntry<O>[] | undefined {
+    return this.rare?.waiting;
+  }
+  set waiting(w: KeyEntry<O>[] | undefined) {
+    if (this.rare !== undefined) {
+      this.rare.waiting = w;
+      if (w === undefined) this.dropRareIfEmpty();
+    } else if (w !== undefined) {
+      this.rare = { many: undefined, waiting: w, goodDeps: null, error: undefined };
+    }
   }
 
   /**
@@ -87,28 +117,33 @@ export class KeyEntry<O> implements TrackedInput {
    * failures from piling up dependency records without bound.
    */
   get goodDeps(): DepList | null {
-    return this.failure === undefined ? null : this.failure.goodDeps;
+    return this.rare === undefined ? null : this.rare.goodDeps;
   }
   set goodDeps(deps: DepList | null) {
-    if (this.failure !== undefined) {
-      this.failure.goodDeps = deps;
-      if (deps === null && this.failure.error === undefined) this.failure = undefined;
+    if (this.rare !== undefined) {
+      this.rare.goodDeps = deps;
+      if (deps === null) this.dropRareIfEmpty();
     } else if (deps !== null) {
-      this.failure = { goodDeps: deps, error: undefined };
+      this.rare = { many: undefined, waiting: undefined, goodDeps: deps, error: undefined };
     }
   }
 
   /** The last error of a failing transform (for the debug dump). */
   get error(): string | undefined {
-    return this.failure?.error;
+    return this.rare?.error;
   }
   set error(message: string | undefined) {
-    if (this.failure !== undefined) {
-      this.failure.error = message;
-      if (message === undefined && this.failure.goodDeps === null) this.failure = undefined;
+    if (this.rare !== undefined) {
+      this.rare.error = message;
+      if (message === undefined) this.dropRareIfEmpty();
     } else if (message !== undefined) {
-      this.failure = { goodDeps: null, error: message };
+      this.rare = { many: undefined, waiting: undefined, goodDeps: null, error: message };
     }
+  }
+
+  private dropRareIfEmpty(): void {
+    const r = this.rare!;
+    if (r.many === undefined && r.waiting === undefined && r.goodDeps === null && r.error === undefined) this.rare = undefined;
   }
 
   constructor(readonly key: string) {}
@@ -133,14 +168,19 @@ export class KeyEntry<O> implements TrackedInput {
     return this.many === undefined ? [] : [...this.many.keys()];
   }
 
-  /** Forgets the input side (the parent no longer holds the key). */
+  /** Forgets the input side (the parent no longer holds the key); the output side stays. */
   clearInput(): void {
-    this.flags &= REWRITTEN;
+    this.flags &= REWRITTEN | CHANGED;
     this.input = undefined;
     this.oneKey = '';
     this.oneValue = undefined;
-    this.many = undefined;
-    this.failure = undefined;
+    const r = this.rare;
+    if (r !== undefined) {
+      r.many = undefined;
+      r.goodDeps = null;
+      r.error = undefined;
+      this.dropRareIfEmpty();
+    }
   }
 
   /** Every input producing the key, the owner first. */

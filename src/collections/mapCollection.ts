@@ -21,7 +21,7 @@ class MapNode<T, U> extends CollectionNode<U> {
     super({ ...opts, metadata: opts?.metadata ?? parent.metadata() }, 'Map');
     parent.addDependent(this);
     const sink: Event<U>[] = [];
-    for (const v of parent.values()) this.remap(parent.keyOf(v), sink);
+    parent.forEachKeyed((_v, k) => this.remap(k, sink));
     this.start(opts);
     this.evaluateSync();
   }

@@ -108,6 +108,10 @@ export abstract class CollectionNode<T>
     return this.state.values();
   }
 
+  forEachKeyed(fn: (value: T, key: string) => void): void {
+    this.state.forEach((v, k) => fn(v, k));
+  }
+
   get size(): number {
     return this.state.size;
   }

@@ -23,10 +23,13 @@ export interface LedgerHost<O> {
 
 /** @internal */
 export class OutputLedger<O> {
-  /** Entries changed since the last emitted batch, in order of first change (one event each). */
+  /**
+   * Entries changed since the last emitted batch, in order of first change (one event each), and beside
+   * each its value before that change. Kept here rather than in the entries: only changed entries need
+   * it, and only until the batch is out.
+   */
   private readonly changed = new ScratchList<KeyEntry<O>>();
-  /** Batches so far: an entry's `changedIn` equal to this means it is on `changed` already. */
-  private batches = 0;
+  private readonly before = new ScratchList<O | undefined>();
   /** Output keys with a visible value (the collection's size). */
   visibleCount = 0;
   /** Output keys that a second input started producing in this flush; reported once the flush is over. */
@@ -43,7 +46,7 @@ export class OutputLedger<O> {
    * output changed in the batch being built (then it goes when the batch is out).
    */
   inputGone(entry: KeyEntry<O>): void {
-    if (entry.changedIn !== this.batches) this.dropIfEmpty(entry);
+    if (!entry.changed) this.dropIfEmpty(entry);
   }
 
   /** Emits the difference between each changed key's value before the batch and now, one event per key. */
@@ -53,9 +56,9 @@ export class OutputLedger<O> {
     if (changed.length === 1) {
       // Exact-size literals: a `push`ed array gets a 17-slot store, for every single-event transaction.
       const slot = changed.at(0);
-      const e = this.settle(slot);
+      const e = this.settle(slot, this.before.at(0));
       changed.reset();
-      this.batches++;
+      this.before.reset();
       if (e !== undefined) this.host.emitBatch([e], [slot.key]);
       return;
     }
@@ -63,21 +66,20 @@ export class OutputLedger<O> {
     const keys: string[] = [];
     for (let i = 0; i < changed.length; i++) {
       const slot = changed.at(i);
-      const e = this.settle(slot);
+      const e = this.settle(slot, this.before.at(i));
       if (e === undefined) continue;
       out.push(e);
       keys.push(slot.key);
     }
     changed.reset();
-    this.batches++;
+    this.before.reset();
     this.host.emitBatch(out, keys);
   }
 
   /** The event a changed slot amounts to (if any); drops the slot when nobody produces it any more. */
-  private settle(slot: KeyEntry<O>): Event<O> | undefined {
-    const old = slot.before;
+  private settle(slot: KeyEntry<O>, old: O | undefined): Event<O> | undefined {
     const cur = slot.value;
-    slot.before = undefined;
+    slot.changed = false;
     if (cur === undefined) this.dropIfEmpty(slot);
     if (old === undefined) return cur === undefined ? undefined : { type: 'add', new: cur };
     if (cur === undefined) return { type: 'delete', old };
@@ -88,11 +90,11 @@ export class OutputLedger<O> {
   settleChanged(): void {
     for (let i = 0; i < this.changed.length; i++) {
       const slot = this.changed.at(i);
-      slot.before = undefined;
+      slot.changed = false;
       if (slot.value === undefined) this.dropIfEmpty(slot);
     }
     this.changed.reset();
-    this.batches++;
+    this.before.reset();
   }
 
   /** A slot nobody produces any more leaves once its batch is out (within the batch it remembers `before`). */
@@ -102,11 +104,11 @@ export class OutputLedger<O> {
 
   /** Makes `value` the visible value of a slot, remembering the value before the batch's first change. */
   private put(slot: KeyEntry<O>, value: O | undefined): void {
-    if (slot.changedIn !== this.batches) {
-      slot.changedIn = this.batches;
-      slot.before = slot.value;
+    if (!slot.changed) {
+      slot.changed = true;
       slot.rewritten = false;
       this.changed.push(slot);
+      this.before.push(slot.value);
     } else {
       slot.rewritten = true;
     }

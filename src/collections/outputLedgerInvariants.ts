@@ -18,7 +18,7 @@ export function outputLedgerInconsistency<I, O>(
   const q = (s: string | undefined): string => JSON.stringify(s);
   for (const [k, e] of entries) {
     if (e.key !== k) return `entry ${q(e.key)} is filed under ${q(k)}`;
-    if (e.before !== undefined) return `output ${q(k)} still holds its value from before a finished batch`;
+    if (e.changed) return `output ${q(k)} is still marked changed after its batch`;
     if (!e.isInput && e.owner === undefined) return `entry ${q(k)} is neither an input nor an output`;
     if (e.isInput) {
       if (parent.getKey(k) === undefined) return `input ${q(k)} has an entry but no longer exists upstream`;

@@ -13,6 +13,11 @@ export interface InternalCollection<T> extends Collection<T> {
   keyOf(o: unknown): string;
   /** Iterates the committed values without copying. */
   values(): IterableIterator<T>;
+  /**
+   * Calls `fn` with each value of `values()` and its key: the very string the collection keeps, so a reader
+   * that files the values under their keys shares those strings instead of building a copy per object.
+   */
+  forEachKeyed(fn: (value: T, key: string) => void): void;
   readonly size: number;
   /**
    * Appends to `out`, in `values()` order, the objects whose selector may be a subset of `labels`
