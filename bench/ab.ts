@@ -1,0 +1,246 @@
+// `npm run bench:ab -- <git revision>`: this build against another revision's, in one process, op by op.
+//
+// On a shared host the speed of the machine drifts by more than most changes are worth, and two processes
+// run minutes apart do not see the same machine. Here both builds (and the hand-written controller) are
+// loaded side by side as separate module graphs, and every round runs one op of each, in a random order,
+// each after the harness's gc and pause. The figure to read is the paired ratio: in each round, this
+// build's time over the other's, whose median (with a bootstrap 95% interval) is what the change is worth.
+//
+//   npm run bench:ab -- HEAD~1                  B1 (one batch, 1000 transactions) and B2 (burst, fan-out)
+//   npm run bench:ab -- main --only b1 --rounds 600
+//   npm run bench:ab -- 2bd0707 --quick         B2 at the quick shape (5k pods)
+//
+// The other revision is exported with `git archive` into the system's temporary folder and built there
+// with this checkout's node_modules; its `bench/rxkrtWorkloads.ts` builds its graph, so it must have one.
+//
+// Whichever build sets up its graph first runs measurably differently (an A/A run of one build against
+// itself gave 1.09 for B1 and 1.26 for the fan-out, the later graph slower): where each graph lands in the
+// heap matters at this scale. So the measurement runs twice, in two child processes, once with each build
+// first, and the per-round ratios of both are pooled.
+import { execFileSync, execSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median, settle } from './harness.js';
+import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod } from './fixtures.js';
+import { HandWrittenController } from './handWritten.js';
+import { QUICK, makePods, makeServices, toggled, type Shape } from './b2Scale.js';
+
+type Workloads = typeof import('./rxkrtWorkloads.js');
+type Engine = typeof import('../src/index.js');
+
+interface Args {
+  rev: string;
+  only: string[];
+  rounds: number | undefined;
+  quick: boolean;
+  /** Set in the child processes: which build sets up its graphs first. */
+  order: 'other-first' | 'here-first' | undefined;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const a: Args = { rev: '', only: ['b1', 'b1tx', 'b2'], rounds: undefined, quick: false, order: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--only') a.only = (argv[++i] ?? '').toLowerCase().split(',').filter((s) => s !== '');
+    else if (arg === '--rounds') a.rounds = Number(argv[++i]);
+    else if (arg === '--quick') a.quick = true;
+    else if (arg === '--order') a.order = argv[++i] === 'here-first' ? 'here-first' : 'other-first';
+    else if (!arg.startsWith('--') && a.rev === '') a.rev = arg;
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:ab -- <revision> [--only b1,b1tx,b2] [--rounds N] [--quick])`);
+  }
+  if (a.rev === '') throw new Error('bench:ab needs the revision to compare with, e.g. npm run bench:ab -- HEAD~1');
+  if (a.rounds !== undefined && !(Number.isInteger(a.rounds) && a.rounds >= 3)) throw new Error('--rounds needs an integer of 3 or more');
+  for (const s of a.only) if (!['b1', 'b1tx', 'b2'].includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (b1, b1tx, b2)`);
+  return a;
+}
+
+/** The checkout this script was compiled from (dist/bench/ab.js → the repository root). */
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Exports and builds `rev` once (kept in the temporary folder by commit); returns its dist folder. */
+function buildRevision(rev: string): { sha: string; dist: string } {
+  const sha = execFileSync('git', ['rev-parse', '--short', `${rev}^{commit}`], { cwd: repo, encoding: 'utf8' }).trim();
+  const dir = join(tmpdir(), `rxkrt-ab-${sha}`);
+  const dist = join(dir, 'dist');
+  if (!existsSync(join(dist, 'bench', 'rxkrtWorkloads.js'))) {
+    mkdirSync(dir, { recursive: true });
+    execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`, { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    if (!existsSync(join(dir, 'bench', 'rxkrtWorkloads.ts'))) throw new Error(`revision ${sha} has no bench/rxkrtWorkloads.ts to build its graph with`);
+    process.stderr.write(`  · building ${sha} in ${dir}\n`);
+    execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+  }
+  return { sha, dist };
+}
+
+interface Contender {
+  name: string;
+  /** Untimed work before an op (fresh input objects); its result is the op's argument. */
+  prepare(round: number): unknown;
+  op(arg: unknown): void;
+  times: number[];
+}
+
+async function load(dist: string): Promise<{ workloads: Workloads; engine: Engine }> {
+  const workloads = (await import(pathToFileURL(join(dist, 'bench', 'rxkrtWorkloads.js')).href)) as Workloads;
+  const engine = (await import(pathToFileURL(join(dist, 'src', 'index.js')).href)) as Engine;
+  return { workloads, engine };
+}
+
+/** B1: 1000 pod IP updates, in one batch or as 1000 transactions. */
+function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads; engine: Engine }>, separate: boolean): Contender[] {
+  const ips = new IpAllocator();
+  let handPods = krtPods(1000, ips);
+  const hand = HandWrittenController.build(handPods, krtServices(), () => {});
+  const out: Contender[] = [
+    {
+      name: 'hand-written',
+      prepare: () => (handPods = handPods.map((p) => withNewIp(p, ips))),
+      op: (arg) => {
+        for (const p of arg as Pod[]) hand.podEvent(podKey(p), p);
+        hand.drain();
+      },
+      times: [],
+    },
+  ];
+  for (const b of builds) {
+    let pods = krtPods(1000, ips);
+    const g = b.workloads.buildRxkrtWorkloads(pods, krtServices());
+    const write = (next: readonly Pod[]): void => {
+      for (const p of next) g.pods.updateObject(p);
+    };
+    out.push({
+      name: b.name,
+      prepare: () => (pods = pods.map((p) => withNewIp(p, ips))),
+      op: separate ? (arg) => write(arg as Pod[]) : (arg) => b.engine.batch(() => write(arg as Pod[])),
+      times: [],
+    });
+  }
+  return out;
+}
+
+/** B2: a burst of pod updates in one batch, then (a separate op) the selector change fanning out to 1000 pods. */
+function b2Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads; engine: Engine }>, shape: Shape): Contender[] {
+  const out: Contender[] = [];
+  const ips = new IpAllocator();
+  for (const b of builds) {
+    const pods = makePods(shape, new IpAllocator());
+    const g = b.workloads.buildRxkrtWorkloads(pods, makeServices(shape));
+    out.push({
+      name: `${b.name} burst`,
+      prepare: (r) => {
+        const from = (r * shape.burst) % shape.pods;
+        const next: Pod[] = [];
+        for (let i = from; i < from + shape.burst; i++) next.push((pods[i] = withNewIp(pods[i]!, ips)));
+        return next;
+      },
+      op: (arg) =>
+        b.engine.batch(() => {
+          for (const p of arg as Pod[]) g.pods.updateObject(p);
+        }),
+      times: [],
+    });
+    out.push({ name: `${b.name} fan-out`, prepare: (r) => r, op: (r) => g.services.updateObject(toggled(shape, (r as number) % 2 === 0)), times: [] });
+  }
+  return out;
+}
+
+async function run(contenders: Contender[], rounds: number): Promise<void> {
+  const warm = Math.max(2, Math.ceil(rounds / 10));
+  for (let r = 0; r < warm + rounds; r++) {
+    for (const c of shuffled(contenders)) {
+      const arg = c.prepare(r);
+      await settle();
+      const t0 = process.hrtime.bigint();
+      c.op(arg);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (r >= warm) c.times.push(ms);
+    }
+  }
+}
+
+function shuffled<T>(xs: readonly T[]): T[] {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+/** Median of the per-round ratios a[i] / b[i], with a bootstrap 95% interval of that median. */
+function pairedRatio(a: readonly number[], b: readonly number[]): { median: number; lo: number; hi: number } {
+  const ratios = a.map((x, i) => x / b[i]!);
+  const medians: number[] = [];
+  for (let k = 0; k < 1000; k++) medians.push(median(Array.from(ratios, () => ratios[Math.floor(Math.random() * ratios.length)]!)));
+  medians.sort((x, y) => x - y);
+  return { median: median(ratios), lo: medians[25]!, hi: medians[974]! };
+}
+
+/** What a child process reports: each contender's op times, by scenario. */
+interface ChildReport {
+  scenario: string;
+  rounds: number;
+  times: Record<string, number[]>;
+}
+
+/** Runs the scenarios with one build's graphs set up first; prints one JSON report per scenario. */
+async function child(args: Args, other: { sha: string; dist: string }, names: { other: string; here: string }): Promise<void> {
+  const loaded = [
+    { name: names.other, ...(await load(other.dist)) },
+    { name: names.here, ...(await load(join(repo, 'dist'))) },
+  ];
+  const builds = args.order === 'here-first' ? [loaded[1]!, loaded[0]!] : loaded;
+  for (const scenario of args.only) {
+    const isB2 = scenario === 'b2';
+    const rounds = args.rounds ?? (isB2 ? (args.quick ? 40 : 16) : 300);
+    const contenders = isB2 ? b2Contenders(builds, shapeOf(args)) : b1Contenders(builds, scenario === 'b1tx');
+    await run(contenders, rounds);
+    const report: ChildReport = { scenario, rounds, times: Object.fromEntries(contenders.map((c) => [c.name, c.times])) };
+    console.log(JSON.stringify(report));
+  }
+}
+
+function shapeOf(args: Args): Shape {
+  return args.quick ? QUICK : { pods: 100_000, namespaces: 100, servicesPerNs: 50, burst: 10_000, fanout: 1000 };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const other = buildRevision(args.rev);
+  const here = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: repo, encoding: 'utf8' }).trim() !== '';
+  const names = { other: other.sha, here: `${here}${dirty ? '+changes' : ''}` };
+  if (args.order !== undefined) return child(args, other, names);
+  console.log(`bench:ab: ${names.here} against ${names.other}, node ${process.version}; each op after a gc and a pause, rounds in random order, each build set up first in one of two processes`);
+  const reports: ChildReport[][] = [];
+  for (const order of ['other-first', 'here-first']) {
+    process.stderr.write(`  · measuring, ${order}\n`);
+    const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2), '--order', order], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+    reports.push(out.trim().split('\n').map((l) => JSON.parse(l) as ChildReport));
+  }
+  const shape = shapeOf(args);
+  for (let s = 0; s < args.only.length; s++) {
+    const scenario = args.only[s]!;
+    const both = reports.map((r) => r[s]!);
+    const times = (name: string): number[] => both.flatMap((r) => r.times[name] ?? []);
+    const isB2 = scenario === 'b2';
+    const title = isB2 ? `B2 (${shape.pods} pods): burst of ${shape.burst} updates, fan-out to ${shape.fanout}` : `B1: 1000 pod updates ${scenario === 'b1tx' ? 'as 1000 transactions' : 'in one batch'}`;
+    console.log(`\n${title}, ${both[0]!.rounds} rounds in each process`);
+    const hand = times('hand-written');
+    for (const name of Object.keys(both[0]!.times)) {
+      const t = times(name);
+      const vsHand = hand.length > 0 && name !== 'hand-written' ? `  ${(median(t) / median(hand)).toFixed(3)}× hand-written` : '';
+      console.log(`  ${name.padEnd(24)} median ${median(t).toFixed(3)} ms${vsHand}`);
+    }
+    for (const suffix of isB2 ? [' burst', ' fan-out'] : ['']) {
+      const p = pairedRatio(times(`${names.here}${suffix}`), times(`${names.other}${suffix}`));
+      const each = both.map((r) => median(r.times[`${names.here}${suffix}`]!.map((x, i) => x / r.times[`${names.other}${suffix}`]![i]!)).toFixed(3));
+      console.log(`  ${names.here}${suffix} / ${names.other}${suffix}, paired: ${p.median.toFixed(3)} (95% interval ${p.lo.toFixed(3)}–${p.hi.toFixed(3)}; ${each[0]} with ${names.other} set up first, ${each[1]} with ${names.here} first)`);
+    }
+  }
+}
+
+await main();
