@@ -443,6 +443,27 @@ describe('newCollection', () => {
     expect(seen).toEqual(['add:A:first', 'update:A:third']);
   });
 
+  it('should key an output named like its input by its own key function when either collection has a key option', () => {
+    type Named = { metadata: { name: string; namespace: string }; id: string };
+    const named = (name: string, id: string): Named => ({ metadata: { name, namespace: 'ns' }, id });
+    // The parent keys by id: an output with its input's metadata is still keyed ns/name by default.
+    const byId = newStaticCollection<Named>([named('a', '#1')], { key: (o: Named) => o.id });
+    const copied = newCollection(byId, (_ctx, o) => ({ metadata: o.metadata, id: o.id }));
+    expect([byId.getKey('#1')?.id, copied.getKey('ns/a')?.id, copied.getKey('#1')]).toEqual(['#1', '#1', undefined]);
+    byId.updateObject(named('a', '#1'));
+    expect(copied.list().map((o) => o.id)).toEqual(['#1']);
+    // The child keys by id: the input's key says nothing about the output's.
+    const plain = newStaticCollection<Named>([named('b', '#2')]);
+    const rekeyed = newCollection(plain, (_ctx, o) => ({ metadata: o.metadata, id: `${o.id}!` }), { key: (o: Named) => o.id });
+    expect([rekeyed.getKey('#2!')?.id, rekeyed.getKey('ns/b')]).toEqual(['#2!', undefined]);
+    plain.updateObject(named('b', '#3'));
+    expect(rekeyed.list().map((o) => o.id)).toEqual(['#3!']);
+    // Both default: an output with another name is keyed by that name, not its input's key.
+    const renamed = newCollection(plain, (_ctx, o) => ({ metadata: { name: `${o.metadata.name}-x`, namespace: o.metadata.namespace }, id: o.id }));
+    expect(renamed.getKey('ns/b-x')?.id).toBe('#3');
+    expect(renamed.getKey('ns/b')).toBeUndefined();
+  });
+
   it('should resolve waitUntilSynced false when the signal aborts first', async () => {
     const src = newStaticCollection<string>([], { synced: false });
     const c = newCollection(src, (_ctx, s) => s);

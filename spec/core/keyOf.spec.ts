@@ -104,4 +104,17 @@ describe('hasKey', () => {
     expect(test({ id: 1, metadata: { name: 'x' } }, '#1')).toBe(true);
     expect(test({ id: 1, metadata: { name: 'x' } }, 'x')).toBe(false);
   });
+
+  it('should say two objects share a key only when keyOf gives both the same key (sameObjectName)', async () => {
+    const { sameObjectName, tryKeyOf } = await import('../../src/core/keyOf.js');
+    for (const a of objects) {
+      for (const b of objects) {
+        // true implies equal keys; false means unknown
+        if (sameObjectName(a, b)) expect([a, b, tryKeyOf(a)]).toEqual([a, b, tryKeyOf(b)]);
+      }
+    }
+    expect(sameObjectName({ metadata: { name: 'n', namespace: 'ns' }, x: 1 }, { metadata: { name: 'n', namespace: 'ns' } })).toBe(true);
+    expect(sameObjectName({ metadata: { name: 'n' } }, { metadata: { name: 'n', namespace: 'ns' } })).toBe(false);
+    expect(sameObjectName({ metadata: { name: '' } }, { metadata: { name: '' } })).toBe(false);
+  });
 });

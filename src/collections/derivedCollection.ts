@@ -8,6 +8,7 @@ import type { Event } from '../core/event.js';
 import { KeyError, TransformError, UsageError } from '../core/errors.js';
 import { freezeOutput } from '../core/freeze.js';
 import { InvariantError } from '../core/strict.js';
+import { sameObjectName } from '../core/keyOf.js';
 import { isPropagating, schedule, scheduleSync } from '../core/transaction.js';
 import type { CollectionDump, CollectionOptions, HandlerContext, InputDump } from '../core/types.js';
 import type { InternalCollection } from '../core/internal.js';
@@ -55,6 +56,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private context: TransformContext | undefined;
   /** Transform runs so far (metrics, benchmarks). */
   recomputations = 0;
+  /**
+   * Both this collection and its parent key objects with the default `keyOf`: an output with its input's
+   * `metadata.name` and `namespace` then has its input's key (see `stageOne`).
+   */
+  private readonly keysFollowNames: boolean;
 
   constructor(
     private readonly parent: InternalCollection<I>,
@@ -67,6 +73,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     private readonly singleOutput = false,
   ) {
     super(opts, defaultName);
+    this.keysFollowNames = this.defaultKeyed && parent.defaultKeyed;
     this.deps = new DependencyIndex<KeyEntry<O>>(
       {
         // A transform may fetch its own parent: that edge exists already and must outlive the last fetch.
@@ -294,7 +301,9 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private stageOne(o: O | undefined | null, rec: KeyEntry<O>): void {
     if (o === undefined || o === null) return;
     // Most outputs are keyed like their input: that key string is then shared, and no new one is built.
-    this.staged.one(this.hasKey(o, rec.key) ? rec.key : this.keyOf(o), freezeOutput(o));
+    // Named like the input, they are known to be without reading the key (see sameObjectName).
+    const keyedLikeInput = (this.keysFollowNames && sameObjectName(o, rec.input)) || this.hasKey(o, rec.key);
+    this.staged.one(keyedLikeInput ? rec.key : this.keyOf(o), freezeOutput(o));
   }
 
   /** Stages a many-output transform's result; two outputs with one key: the last wins (reported). */

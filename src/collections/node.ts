@@ -52,6 +52,7 @@ export abstract class CollectionNode<T>
   batchCount = 0;
   eventCount = 0;
   readonly keyOf: (o: unknown) => string;
+  readonly defaultKeyed: boolean;
   /** `keyOf(o) === key`, without building the key when the default key function is in use. */
   protected readonly hasKey: (o: unknown, key: string) => boolean;
   protected readonly eq: (a: T, b: T) => boolean;
@@ -73,6 +74,7 @@ export abstract class CollectionNode<T>
   constructor(opts: CollectionOptions | undefined, defaultName: string) {
     this.name = opts?.name ?? `${defaultName}[${this.uid}]`;
     this.keyOf = makeKeyFn(() => this.name, opts?.key);
+    this.defaultKeyed = opts?.key === undefined;
     this.hasKey = makeKeyTest(this.keyOf, opts?.key);
     this.eq = (opts?.equals as ((a: T, b: T) => boolean) | undefined) ?? defaultEquals;
     this.meta = opts?.metadata ?? {};

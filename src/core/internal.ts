@@ -11,6 +11,8 @@ export interface InternalCollection<T> extends Collection<T> {
   rank: number;
   /** This collection's key function (the `key` option, else `keyOf`); throws KeyError naming the collection. */
   keyOf(o: unknown): string;
+  /** True when `keyOf` is the default `keyOf` (no `key` option). */
+  readonly defaultKeyed: boolean;
   /** Iterates the committed values without copying. */
   values(): IterableIterator<T>;
   /**

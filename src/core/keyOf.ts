@@ -63,6 +63,21 @@ export function hasKey(o: unknown, key: string): boolean {
 
 const SLASH = 47;
 
+/**
+ * @internal Whether `keyOf(a) === keyOf(b)` follows from `a` and `b` carrying the same `metadata.name` and
+ * `metadata.namespace` values (an output named after its input). Compares the fields, not a key: the key
+ * string of a big collection's entry is usually far away in memory, and reading it was a cache miss per
+ * recompute. False means "unknown", not "different".
+ */
+export function sameObjectName(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
+  const ma = (a as MaybeMeta).metadata;
+  const mb = (b as MaybeMeta).metadata;
+  if (typeof ma !== 'object' || ma === null || typeof mb !== 'object' || mb === null) return false;
+  const name = ma.name;
+  return typeof name === 'string' && name !== '' && name === mb.name && ma.namespace === mb.namespace;
+}
+
 /** @internal A collection's test "is `o` keyed `key`?": `hasKey`, or the user's key option applied and compared. */
 export function makeKeyTest(keyFn: (o: unknown) => string, override?: (o: never) => string): (o: unknown, key: string) => boolean {
   if (override !== undefined) return (o, key) => keyFn(o) === key;
