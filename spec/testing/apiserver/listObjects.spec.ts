@@ -77,6 +77,14 @@ describe('listObjects', () => {
   it('should page with a label selector applied before paging', async () => {
     const page = await core.listConfigMapForAllNamespaces({ labelSelector: 'app=web', limit: 2 });
     expect(names(page.items)).toEqual(['default/a', 'default/b']);
+    // As on a real server, how many remain is not told when a selector narrowed the list.
+    expect(page.metadata!.remainingItemCount).toBeUndefined();
+    const byField = await core.listConfigMapForAllNamespaces({ fieldSelector: 'metadata.namespace=default', limit: 3 });
+    expect(names(byField.items)).toEqual(['default/a', 'default/b', 'default/c']);
+    expect(byField.metadata!.remainingItemCount).toBeUndefined();
+    const fieldRest = await core.listConfigMapForAllNamespaces({ fieldSelector: 'metadata.namespace=default', limit: 3, _continue: byField.metadata!._continue! });
+    expect(names(fieldRest.items)).toEqual(['default/d']);
+    expect(fieldRest.metadata!._continue).toBeUndefined();
     const rest = await core.listConfigMapForAllNamespaces({ labelSelector: 'app=web', limit: 2, _continue: page.metadata!._continue! });
     expect(names(rest.items)).toEqual(['other/a']);
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../../src/testing/apiserver/apiError.js';
 import { Store } from '../../../src/testing/apiserver/store.js';
 import type { StoredObject } from '../../../src/testing/apiserver/types.js';
+import { seededRandom } from '../../../src/testing/index.js';
 
 function obj(name: string, data: string, namespace = 'ns'): StoredObject {
   return { metadata: { name, namespace, uid: `uid-${name}`, resourceVersion: '', creationTimestamp: '', generation: 1 }, data };
@@ -38,6 +39,35 @@ describe('Store', () => {
     expect(store.list('/cm').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['x/a', 'x/b', 'y/a']);
     expect(store.list('/cm', 'y').map((o) => o.metadata.name)).toEqual(['a']);
     expect(store.list('/other')).toEqual([]);
+  });
+
+  it('should list what sorts after a key, within one namespace or across all, as writes come and go', () => {
+    const store = new Store();
+    const rand = seededRandom(11);
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const namespaces = ['', 'm', 'n', 'n-2', 'o'];
+    const live = new Map<string, StoredObject>();
+    for (let step = 0; step < 200; step++) {
+      const ns = namespaces[Math.floor(rand() * namespaces.length)]!;
+      const name = names[Math.floor(rand() * names.length)]!;
+      const key = `${ns}/${name}`;
+      const o = { ...obj(name, String(step), ns), metadata: { ...obj(name, '', ns).metadata, namespace: ns === '' ? undefined : ns } } as StoredObject;
+      if (live.has(key) && rand() < 0.4) {
+        store.remove('/cm', structuredClone(live.get(key)!));
+        live.delete(key);
+      } else {
+        live.set(key, store.put('/cm', o));
+      }
+      // Every namespace (and all), after every possible key and after none: the reference filters and sorts.
+      const keyOf = (x: StoredObject): string => `${x.metadata.namespace ?? ''}/${x.metadata.name}`;
+      for (const scope of [undefined, ...namespaces]) {
+        for (const after of [undefined, '', 'm/', 'm/c', 'n/e', 'n-2/a', 'n/zz', 'z', ...live.keys()]) {
+          const want = [...live.keys()].sort().filter((k) => (scope === undefined || k.startsWith(`${scope}/`)) && (after === undefined || k > after)).join(' ');
+          const got = store.list('/cm', scope, after).map(keyOf).join(' ');
+          if (got !== want) expect({ step, scope, after, got }).toEqual({ step, scope, after, got: want });
+        }
+      }
+    }
   });
 
   it('should rewind to a past snapshot through the history', () => {

@@ -17,6 +17,7 @@ interface ContinueToken {
  * - The list's `metadata.resourceVersion` is the global counter at read time.
  * - `limit` pages the result; later pages (`continue`) are served from the snapshot of the first page,
  *   rewound through the event history, as etcd does. A token older than the history is `410 Expired`.
+ *   `remainingItemCount` is set only when no label or field selector narrowed the list, as on a real server.
  * - `resourceVersionMatch=Exact` reads the snapshot at `resourceVersion`; otherwise any
  *   `resourceVersion` not newer than the counter is satisfied by the current state.
  *
@@ -39,14 +40,34 @@ export function listObjects(state: ServerState, rt: ResourceType, namespace: str
     if (opts.resourceVersionMatch === 'Exact') atRv = rv;
   }
 
-  const all = atRv === current ? state.store.list(rt.storageKey, namespace) : state.store.listAt(rt.storageKey, atRv, namespace);
+  const all = atRv === current ? state.store.list(rt.storageKey, namespace, after) : state.store.listAt(rt.storageKey, atRv, namespace, after);
   const keyOf = (o: (typeof all)[number]): string => objectKey(namespaceOf(o), o.metadata.name);
-  const matching = all.filter((o) => (after === undefined || keyOf(o) > after) && selects(rt, opts, o));
-  const page = opts.limit !== undefined ? matching.slice(0, opts.limit) : matching;
+  const filtered = opts.label.requirements.length > 0 || opts.field.requirements.length > 0;
+  const limit = opts.limit ?? Infinity;
+  let page = all;
+  let more = false;
+  if (!filtered) {
+    if (all.length > limit) {
+      page = all.slice(0, limit);
+      more = true;
+    }
+  } else {
+    // Test only as far as the page reaches (and one more, to know whether there is a next page).
+    page = [];
+    for (const o of all) {
+      if (!selects(rt, opts, o)) continue;
+      if (page.length === limit) {
+        more = true;
+        break;
+      }
+      page.push(o);
+    }
+  }
   const metadata: JsonObject = { resourceVersion: String(atRv) };
-  if (page.length < matching.length) {
+  if (more) {
     metadata.continue = encodeContinue({ rv: atRv, after: keyOf(page[page.length - 1]!) });
-    metadata.remainingItemCount = matching.length - page.length;
+    // As on a real server: known only when no selector narrowed the list.
+    if (!filtered) metadata.remainingItemCount = all.length - page.length;
   }
   return { kind: rt.listKind, apiVersion: rt.groupVersion, metadata, items: page.map((o) => present(o, rt)) };
 }

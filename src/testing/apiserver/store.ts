@@ -22,6 +22,12 @@ export function namespaceOf(obj: StoredObject): string {
 export class Store {
   private counter: number;
   private readonly objects = new Map<string, Map<string, StoredObject>>();
+  /**
+   * The keys of each resource in sort order, built on the first LIST after a create or a delete of that
+   * resource. Sorting every key on every request made each page of a paginated LIST cost as much as a
+   * LIST of the whole resource (across all namespaces), where etcd reads a range.
+   */
+  private readonly sortedKeys = new Map<string, string[]>();
   private readonly history: EventHistory;
   private readonly listeners = new Set<(event: StoreEvent) => void>();
 
@@ -40,9 +46,16 @@ export class Store {
     return this.objects.get(storageKey)?.get(objectKey(namespace, name));
   }
 
-  /** Current objects of a resource (optionally one namespace), sorted by `namespace/name`. */
-  list(storageKey: string, namespace?: string): StoredObject[] {
-    return this.entries(this.objects.get(storageKey), namespace);
+  /**
+   * Current objects of a resource (optionally one namespace), sorted by `namespace/name`; with `after`,
+   * only those whose key sorts after it (the rest of a paginated LIST).
+   */
+  list(storageKey: string, namespace?: string, after?: string): StoredObject[] {
+    const byKey = this.objects.get(storageKey);
+    if (!byKey) return [];
+    let keys = this.sortedKeys.get(storageKey);
+    if (keys === undefined) this.sortedKeys.set(storageKey, (keys = [...byKey.keys()].sort()));
+    return range(byKey, keys, namespace, after);
   }
 
   /**
@@ -51,8 +64,8 @@ export class Store {
    *
    * @throws ApiError `410 Expired` when the history no longer reaches back to `rv`.
    */
-  listAt(storageKey: string, rv: number, namespace?: string): StoredObject[] {
-    if (rv >= this.counter) return this.list(storageKey, namespace);
+  listAt(storageKey: string, rv: number, namespace?: string, after?: string): StoredObject[] {
+    if (rv >= this.counter) return this.list(storageKey, namespace, after);
     this.assertReplayable(rv, `too old resource version: ${rv} (${this.history.oldestReplayable()})`);
     const snapshot = new Map(this.objects.get(storageKey));
     const later = this.history.after(rv).filter((e) => e.storageKey === storageKey);
@@ -61,7 +74,7 @@ export class Store {
       if (e.previous) snapshot.set(key, e.previous);
       else snapshot.delete(key);
     }
-    return this.entries(snapshot, namespace);
+    return range(snapshot, [...snapshot.keys()].sort(), namespace, after);
   }
 
   /** Every object of every resource in one namespace (for namespace deletion). */
@@ -83,6 +96,7 @@ export class Store {
     const stored = this.stamp(object);
     let byKey = this.objects.get(storageKey);
     if (!byKey) this.objects.set(storageKey, (byKey = new Map()));
+    if (!previous) this.sortedKeys.delete(storageKey);
     byKey.set(key, stored);
     this.emit({ type: previous ? 'MODIFIED' : 'ADDED', rv: this.counter, storageKey, object: stored, previous });
     return stored;
@@ -100,6 +114,7 @@ export class Store {
     if (!byKey || !previous) throw new Error(`store: no ${storageKey} ${key} to remove`);
     const stored = this.stamp(lastState);
     byKey.delete(key);
+    this.sortedKeys.delete(storageKey);
     if (byKey.size === 0) this.objects.delete(storageKey);
     this.emit({ type: 'DELETED', rv: this.counter, storageKey, object: stored, previous });
     return stored;
@@ -142,14 +157,32 @@ export class Store {
     for (const l of [...this.listeners]) l(event);
   }
 
-  private entries(byKey: Map<string, StoredObject> | undefined, namespace?: string): StoredObject[] {
-    if (!byKey) return [];
-    const keys = [...byKey.keys()].sort();
-    const prefix = namespace === undefined ? undefined : `${namespace}/`;
-    const out: StoredObject[] = [];
-    for (const k of keys) if (prefix === undefined || k.startsWith(prefix)) out.push(byKey.get(k)!);
-    return out;
+}
+
+/** The objects of `keys` (sorted) in `namespace` (all when undefined) whose key sorts after `after`. */
+function range(byKey: ReadonlyMap<string, StoredObject>, keys: readonly string[], namespace: string | undefined, after: string | undefined): StoredObject[] {
+  const prefix = namespace === undefined ? '' : `${namespace}/`;
+  // A key after `after` and in the namespace is at least both bounds; the first one is found by bisection.
+  let i = firstAtLeast(keys, prefix);
+  if (after !== undefined && after >= prefix) {
+    i = firstAtLeast(keys, after);
+    if (i < keys.length && keys[i] === after) i++;
   }
+  const out: StoredObject[] = [];
+  for (; i < keys.length && keys[i]!.startsWith(prefix); i++) out.push(byKey.get(keys[i]!)!);
+  return out;
+}
+
+/** The index of the first of the sorted `keys` that is not below `bound`. */
+function firstAtLeast(keys: readonly string[], bound: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < bound) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function deepFreeze<T extends JsonValue>(value: T): T {
