@@ -75,6 +75,12 @@ describe('equals', () => {
     expect(calls).toBe(0);
     expect(equals({ meta: nested, ip: '10.0.0.1' }, { meta: {}, ip: '10.0.0.1' })).toBe(true);
     expect(calls).toBe(1);
+    // A list of another length, likewise.
+    expect(equals({ meta: nested, names: ['a'] }, { meta: {}, names: ['a', 'b'] })).toBe(false);
+    expect(calls).toBe(1);
+    // ...unless the list has an equals method of its own, which decides.
+    const lenient = Object.assign(['a'], { equals: () => true });
+    expect(equals({ names: lenient }, { names: ['a', 'b'] })).toBe(true);
   });
 
   it('should tell missing keys from keys holding undefined, at any depth', () => {
