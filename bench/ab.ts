@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median, settle } from './harness.js';
+import { cpuTicks, stealPercent } from './hostSteal.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { QUICK, makePods, makeServices, toggled, type Shape } from './b2Scale.js';
@@ -184,6 +185,8 @@ interface ChildReport {
   scenario: string;
   rounds: number;
   times: Record<string, number[]>;
+  /** Share of the machine's CPU time other guests took while the scenario ran (Linux), in %. */
+  steal?: number;
 }
 
 /** Runs the scenarios with one build's graphs set up first; prints one JSON report per scenario. */
@@ -197,8 +200,9 @@ async function child(args: Args, other: { sha: string; dist: string }, names: { 
     const isB2 = scenario === 'b2';
     const rounds = args.rounds ?? (isB2 ? (args.quick ? 40 : 16) : 300);
     const contenders = isB2 ? b2Contenders(builds, shapeOf(args)) : b1Contenders(builds, scenario === 'b1tx');
+    const ticks = cpuTicks();
     await run(contenders, rounds);
-    const report: ChildReport = { scenario, rounds, times: Object.fromEntries(contenders.map((c) => [c.name, c.times])) };
+    const report: ChildReport = { scenario, rounds, times: Object.fromEntries(contenders.map((c) => [c.name, c.times])), steal: stealPercent(ticks, cpuTicks()) };
     console.log(JSON.stringify(report));
   }
 }
@@ -228,7 +232,8 @@ async function main(): Promise<void> {
     const times = (name: string): number[] => both.flatMap((r) => r.times[name] ?? []);
     const isB2 = scenario === 'b2';
     const title = isB2 ? `B2 (${shape.pods} pods): burst of ${shape.burst} updates, fan-out to ${shape.fanout}` : `B1: 1000 pod updates ${scenario === 'b1tx' ? 'as 1000 transactions' : 'in one batch'}`;
-    console.log(`\n${title}, ${both[0]!.rounds} rounds in each process`);
+    const steal = both.map((r) => (r.steal === undefined ? '?' : `${r.steal.toFixed(1)} %`)).join(' and ');
+    console.log(`\n${title}, ${both[0]!.rounds} rounds in each process (CPU time stolen by other guests: ${steal})`);
     const hand = times('hand-written');
     for (const name of Object.keys(both[0]!.times)) {
       const t = times(name);

@@ -6,6 +6,7 @@
 //   npm run bench -- --only B1,B3     selected scenarios
 //   npm run bench -- --runs 9         measured runs per variant (default 7, quick 5)
 import os from 'node:os';
+import { cpuTicks, stealPercent, type CpuTicks } from './hostSteal.js';
 import { formatTable, type BenchOptions, type Row, type Scenario } from './harness.js';
 
 // MobX (and any other library) in its production build, as it would be benchmarked.
@@ -60,16 +61,24 @@ async function main(): Promise<void> {
       `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; warm-up ${opts.warmup}, ${opts.runs} measured runs per variant\n`,
   );
   const rows: Row[] = [];
+  const ticksAtStart = cpuTicks();
   for (const s of selected) {
     process.stderr.write(`${s.id}: ${s.title}\n`);
     const t0 = Date.now();
+    const ticks = cpuTicks();
     const got = await s.run(opts);
-    process.stderr.write(`  ${s.id} took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(`  ${s.id} took ${((Date.now() - t0) / 1000).toFixed(1)} s${stolen(ticks)}\n`);
     rows.push(...got);
     if (args.json) for (const r of got) process.stdout.write(`${JSON.stringify(r)}\n`);
     else process.stdout.write(`\n${s.id}: ${s.title}\n${formatTable(got)}\n`);
   }
-  process.stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(1)} s${stolen(ticksAtStart)}\n`);
+}
+
+/** ", x % of the CPU time stolen by other guests" since `from`, where the machine tells. */
+function stolen(from: CpuTicks | undefined): string {
+  const p = stealPercent(from, cpuTicks());
+  return p === undefined ? '' : `, ${p.toFixed(1)} % of the CPU time stolen by other guests`;
 }
 
 main().then(
