@@ -111,7 +111,7 @@ export abstract class CollectionNode<T>
   }
 
   forEachKeyed(fn: (value: T, key: string) => void): void {
-    this.state.forEach((v, k) => fn(v, k));
+    this.state.forEach(fn);
   }
 
   get size(): number {

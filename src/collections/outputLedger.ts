@@ -97,7 +97,7 @@ export class OutputLedger<O> {
     this.before.reset();
   }
 
-  /** A slot nobody produces any more leaves once its batch is out (within the batch it remembers `before`). */
+  /** A slot nobody produces any more leaves once its batch is out (until then the batch needs it). */
   private dropIfEmpty(slot: KeyEntry<O>): void {
     if (slot.owner === undefined && !slot.isInput && this.entries.get(slot.key) === slot) this.entries.delete(slot.key);
   }

@@ -22,9 +22,8 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
   private firstForced = false;
   /**
    * Every further write of this transaction, in order: key, value before, value written, unconditional.
-   * A flush folds them into one event per key. Lists rather than a map from key to old value: a map cost
-   * a lookup and an insert per write plus a lookup per key at the flush, and `Map#clear` gave its table
-   * back, so every large batch grew one again from four entries.
+   * A flush folds them into one event per key. Lists and one set insert per write, rather than a map from
+   * key to old value: the map cost a lookup and an insert per write, and a lookup per key at the flush.
    */
   private readonly restKeys = new ScratchList<string>();
   private readonly restOld = new ScratchList<T | undefined>();

@@ -237,8 +237,8 @@ function setIndex(d: DependencyRecord, handle: IndexHandle<unknown>, key: string
 }
 
 /**
- * @internal `matches(dep, o, true)` for an object a selector lookup named, whose selector the lookup
- * already read: the same tests in the same order, with that map in place of `selectorOf(o)`.
+ * @internal `matches(dep, o, true)` with `selector` in place of `selectorOf(o)`: for an object a selector
+ * lookup named, whose selector the lookup read when it filed the object.
  */
 export function matchesFiledBy(dep: Dependency, o: unknown, selector: Labels): boolean {
   if (dep.selects !== undefined && !isSubset(selector, dep.selects)) return false;
@@ -257,9 +257,9 @@ export function matches(dep: Dependency, o: unknown, prefiltered: boolean): bool
     if (dep.keys !== undefined && !dep.keys.includes(dep.source.keyOf(o))) return false;
     if (dep.indexHandle !== undefined && !dep.indexHandle.extract(o).includes(dep.indexKey!)) return false;
   }
-  if (dep.selects !== undefined && !isSubset(selectorOf(o), dep.selects)) return false;
-  if (dep.selectsNonEmpty !== undefined && !selectsNonEmpty(selectorOf(o), dep.selectsNonEmpty)) return false;
-  if (dep.labels !== undefined && !isSubset(dep.labels, labelsOf(o))) return false;
-  if (dep.generic !== undefined && !dep.generic(o)) return false;
-  return true;
+  // The selector is read only when a selector filter needs it (it may run the object's getLabelSelector).
+  return matchesFiledBy(dep, o, dep.selects === undefined && dep.selectsNonEmpty === undefined ? NO_SELECTOR : selectorOf(o));
 }
+
+/** Stands in for the selector of an object when no selector filter reads it. */
+const NO_SELECTOR: Labels = Object.freeze({});
