@@ -14,9 +14,10 @@
 // with this checkout's node_modules; its `bench/rxkrtWorkloads.ts` builds its graph, so it must have one.
 //
 // Whichever build sets up its graph first runs measurably differently (an A/A run of one build against
-// itself gave 1.09 for B1 and 1.26 for the fan-out, the later graph slower): where each graph lands in the
-// heap matters at this scale. So the measurement runs twice, in two child processes, once with each build
-// first, and the per-round ratios of both are pooled.
+// itself gave 1.09 for B1, 0.89 for the burst and 1.26 for the fan-out to the build set up second): where
+// each graph lands in the heap matters at this scale. So the measurement runs twice, in two child
+// processes, once with each build first (and the hand-written controller first, then last), and the
+// per-round ratios of both are pooled.
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,13 +91,17 @@ async function load(dist: string): Promise<{ workloads: Workloads; engine: Engin
   return { workloads, engine };
 }
 
-/** B1: 1000 pod IP updates, in one batch or as 1000 transactions. */
-function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads; engine: Engine }>, separate: boolean): Contender[] {
+/**
+ * B1: 1000 pod IP updates, in one batch or as 1000 transactions. The hand-written controller is set up
+ * first or last (`handFirst`), like the builds, so that the pooled ratios against it carry no order either.
+ */
+function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads; engine: Engine }>, separate: boolean, handFirst: boolean): Contender[] {
   const ips = new IpAllocator();
-  let handPods = krtPods(1000, ips);
-  const hand = HandWrittenController.build(handPods, krtServices(), () => {});
-  const out: Contender[] = [
-    {
+  const out: Contender[] = [];
+  const addHand = (): void => {
+    let handPods = krtPods(1000, ips);
+    const hand = HandWrittenController.build(handPods, krtServices(), () => {});
+    out.push({
       name: 'hand-written',
       prepare: () => (handPods = handPods.map((p) => withNewIp(p, ips))),
       op: (arg) => {
@@ -104,8 +109,9 @@ function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads
         hand.drain();
       },
       times: [],
-    },
-  ];
+    });
+  };
+  if (handFirst) addHand();
   for (const b of builds) {
     let pods = krtPods(1000, ips);
     const g = b.workloads.buildRxkrtWorkloads(pods, krtServices());
@@ -119,6 +125,7 @@ function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads
       times: [],
     });
   }
+  if (!handFirst) addHand();
   return out;
 }
 
@@ -199,7 +206,7 @@ async function child(args: Args, other: { sha: string; dist: string }, names: { 
   for (const scenario of args.only) {
     const isB2 = scenario === 'b2';
     const rounds = args.rounds ?? (isB2 ? (args.quick ? 40 : 16) : 300);
-    const contenders = isB2 ? b2Contenders(builds, shapeOf(args)) : b1Contenders(builds, scenario === 'b1tx');
+    const contenders = isB2 ? b2Contenders(builds, shapeOf(args)) : b1Contenders(builds, scenario === 'b1tx', args.order !== 'here-first');
     const ticks = cpuTicks();
     await run(contenders, rounds);
     const report: ChildReport = { scenario, rounds, times: Object.fromEntries(contenders.map((c) => [c.name, c.times])), steal: stealPercent(ticks, cpuTicks()) };
