@@ -80,6 +80,26 @@ describe('newManyCollection', () => {
     expect(seen).toEqual(['add:undefined>1', 'update:1>3', 'delete:3>undefined', 'add:undefined>4']);
   });
 
+  it('should hand a shared key over once, and drop it, when the waiting input went from several outputs to that one', () => {
+    const errors: TransformError[] = [];
+    const src = newStaticCollection<{ metadata: { name: string }; outs: string[]; v: number }>([]);
+    const out = newManyCollection(src, (_ctx, i): Out[] => i.outs.map((name) => ({ metadata: { name }, v: i.v })), { name: 'Conflicts' });
+    out.errors$.subscribe((e) => errors.push(e));
+    src.updateObject({ metadata: { name: 'first' }, outs: ['shared'], v: 1 });
+    src.updateObject({ metadata: { name: 'second' }, outs: ['shared', 'own'], v: 2 });
+    src.updateObject({ metadata: { name: 'second' }, outs: ['shared'], v: 3 });
+    // One conflict, reported when it began: the second input kept its claim on the key through both runs.
+    expect(errors).toHaveLength(1);
+    const seen: string[] = [];
+    out.register((e) => void seen.push(`${e.type}:${e.old?.v}>${e.new?.v}`));
+    src.deleteObject('first');
+    expect(out.getKey('shared')?.v).toBe(3);
+    src.updateObject({ metadata: { name: 'second' }, outs: [], v: 3 });
+    expect(out.getKey('shared')).toBeUndefined();
+    expect(out.list()).toEqual([]);
+    expect(seen).toEqual(['add:undefined>1', 'update:1>3', 'delete:3>undefined']);
+  });
+
   it('should recompute only the inputs affected by a fetched change', () => {
     const svcs = newStaticCollection<Service>([service('a', { app: 'a' }), service('b', { app: 'b' })]);
     const pods = newStaticCollection<Pod>([]);

@@ -34,11 +34,13 @@ function ledger() {
   };
   const produce = (from: KeyEntry<Out>, key: string, v: number): void => l.apply(from, key, { name: key, v }, undefined);
   const nothing = (from: KeyEntry<Out>): void => l.apply(from, '', undefined, undefined);
+  const produceMany = (from: KeyEntry<Out>, outputs: Record<string, number>): void =>
+    l.apply(from, '', undefined, new Map(Object.entries(outputs).map(([k, v]) => [k, { name: k, v }])));
   const commit = (): void => {
     l.reportConflicts();
     l.emitChanged();
   };
-  return { l, entries, state, batches, errors, input, produce, nothing, commit };
+  return { l, entries, state, batches, errors, input, produce, produceMany, nothing, commit };
 }
 
 describe('OutputLedger', () => {
@@ -57,6 +59,29 @@ describe('OutputLedger', () => {
     expect(t.batches).toEqual([['add/out=1'], ['update/out=2']]);
     expect(t.entries.get('out')?.owner).toBe(b);
     expect(t.l.visibleCount).toBe(1);
+  });
+
+  it('should keep a waiting input in line once when it goes from several outputs to that one', () => {
+    const t = ledger();
+    const a = t.input('a');
+    const b = t.input('b');
+    t.produce(a, 'out', 1);
+    t.commit();
+    t.produceMany(b, { out: 2, other: 3 });
+    t.commit();
+    // b still produces out, now as its only output: the same wait, not a second place in line or a second report.
+    t.produce(b, 'out', 4);
+    t.commit();
+    expect(t.entries.get('out')?.waiting).toEqual([b]);
+    expect(t.errors).toHaveLength(1);
+    t.nothing(a);
+    t.commit();
+    expect(t.state.get('out')?.v).toBe(4);
+    t.nothing(b);
+    t.commit();
+    expect(t.state.has('out')).toBe(false);
+    expect(t.entries.has('out')).toBe(false);
+    expect(t.batches).toEqual([['add/out=1'], ['add/other=3'], ['delete/other'], ['update/out=4'], ['delete/out']]);
   });
 
   it('should not report a conflict resolved within the flush', () => {

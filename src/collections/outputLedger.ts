@@ -161,7 +161,9 @@ export class OutputLedger<O> {
     rec.oneValue = nextValue;
     rec.many = nextMany;
     rec.applied = true;
-    if (nextValue !== undefined) this.produce(rec, nextKey, nextValue, prevValue !== undefined && prevKey === nextKey);
+    // `before` for a key must look at the previous run's outputs whatever their form: a run of several outputs
+    // followed by a run of one of them is the same claim on that key (a waiting input keeps its one place).
+    if (nextValue !== undefined) this.produce(rec, nextKey, nextValue, prevValue !== undefined ? prevKey === nextKey : prevMany !== undefined && prevMany.has(nextKey));
     else if (nextMany !== undefined) for (const [k, v] of nextMany) this.produce(rec, k, v, prevValue !== undefined ? prevKey === k : prevMany !== undefined && prevMany.has(k));
     if (prevValue !== undefined) {
       if (!rec.produces(prevKey)) this.release(rec, prevKey);
