@@ -22,6 +22,11 @@ function ledger() {
       if (v === undefined) state.delete(k);
       else state.set(k, v);
     },
+    entryDropped: (k) => {
+      // Only an entry that left, holding nothing visible, is reported.
+      expect(entries.has(k)).toBe(false);
+      expect(state.has(k)).toBe(false);
+    },
     emitBatch: (events: Event<Out>[], keys: readonly string[]) =>
       batches.push(events.map((e, i) => `${e.type}/${keys[i]}${e.new ? `=${e.new.v}` : ''}`)),
     reportError: (e: TransformError) => errors.push(e.message),

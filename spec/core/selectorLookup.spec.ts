@@ -70,6 +70,33 @@ describe('SelectorLookup', () => {
     expect(l.size).toBe(3);
   });
 
+  it('should keep a reserved or vacated key’s place without naming it, and give it its value there', () => {
+    const l = new SelectorLookup<Svc>();
+    l.reserve('a');
+    l.set('b', svc('b', { app: 'web' }));
+    l.set('c', svc('c', { app: 'web' }));
+    expect(candidatesOf(l, { app: 'web' }, true)).toEqual(['b', 'c']);
+    expect(l.size).toBe(3);
+    l.set('a', svc('a', { app: 'web' }));
+    expect(candidatesOf(l, { app: 'web' }, false)).toEqual(['a', 'b', 'c']);
+    l.vacate('b');
+    l.reserve('b'); // held already: stays where it is
+    expect(candidatesOf(l, { app: 'web' }, false)).toEqual(['a', 'c']);
+    l.set('b', svc('b', { app: 'web' }));
+    expect(candidatesOf(l, { app: 'web' }, false)).toEqual(['a', 'b', 'c']);
+    // Deleting a kept place frees its key: set again, it goes last.
+    l.vacate('a');
+    l.delete('a');
+    l.set('a', svc('a', { app: 'web' }));
+    expect(candidatesOf(l, { app: 'web' }, false)).toEqual(['b', 'c', 'a']);
+    const anchored = (l as unknown as { anchored: Map<string, Map<unknown, unknown[]>> }).anchored;
+    l.vacate('a');
+    l.vacate('b');
+    l.vacate('c');
+    expect(anchored.size).toBe(0);
+    expect(l.size).toBe(3);
+  });
+
   it('should hand back the current value of a key whose selector object stayed the same', () => {
     const l = new SelectorLookup<Svc>();
     const selector = { app: 'web' };

@@ -57,7 +57,7 @@ describe('strict mode', () => {
     whole.slots.get('ns/s3')!.value = services.getKey('ns/s3');
     // A lost object: the index group's lookup.
     group.slots.delete('ns/s5');
-    expect(() => services.updateObject(svc('s0', 'a0'))).toThrow(/index "namespace", group "ns": selector lookup holds 9 objects, the set 10/);
+    expect(() => services.updateObject(svc('s0', 'a0'))).toThrow(/index "namespace", group "ns": selector lookup holds 9 keys, the set 10/);
   });
 
   it('should check nothing when strict mode is off', () => {

@@ -21,6 +21,7 @@ import { keyOutputs } from './transformOutputs.js';
 import { outputLedgerInconsistency } from './outputLedgerInvariants.js';
 import { KeyEntry } from './derivedRecords.js';
 import { OutputLedger } from './outputLedger.js';
+import { SelectorLookup } from '../core/selectorLookup.js';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
@@ -90,7 +91,15 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.ledger = new OutputLedger<O>(this.entries, {
       name: this.name,
       eq: this.eq,
-      visibleChanged: (key, old, value) => this.updateIndexes(key, old, value),
+      visibleChanged: (key, old, value) => {
+        const lookup = this.selectorLookup;
+        if (lookup !== undefined) {
+          if (value === undefined) lookup.vacate(key);
+          else lookup.set(key, value);
+        }
+        this.updateIndexes(key, old, value);
+      },
+      entryDropped: (key) => this.selectorLookup?.delete(key),
       emitBatch: (events, keys) => this.emit(events, keys),
       reportError: (err) => this.reportError(err),
     });
@@ -133,9 +142,25 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     return this.ledger.visibleCount;
   }
 
-  /** No lookup: `values()` follows the entries, whose order is not the order a lookup could keep. */
-  override selecting(): boolean {
-    return false;
+  /**
+   * The lookup follows the entries, whose order is `values()` order: every entry has its place in it, and
+   * an entry without a visible value (an input producing nothing, or something else) keeps an empty one.
+   */
+  protected override buildSelectorLookup(): SelectorLookup<O> {
+    const lookup = new SelectorLookup<O>();
+    for (const [k, e] of this.entries) {
+      if (e.value !== undefined) lookup.set(k, e.value);
+      else lookup.reserve(k);
+    }
+    return lookup;
+  }
+
+  protected override lookupInconsistency(): string | undefined {
+    const lookup = this.selectorLookup;
+    if (lookup === undefined) return undefined;
+    const visible = new Map<string, O | undefined>();
+    for (const [k, e] of this.entries) visible.set(k, e.value);
+    return lookup.inconsistency(visible);
   }
 
   override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[], keys: readonly string[]): void {
@@ -209,6 +234,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     if (r === undefined) {
       r = new KeyEntry<O>(key);
       this.entries.set(key, r);
+      this.selectorLookup?.reserve(key);
     }
     r.isInput = true;
     return r;

@@ -121,21 +121,26 @@ export abstract class CollectionNode<T>
   selecting(labels: Labels, withEmpty: boolean, out: CandidateList<T>): boolean {
     let lookup = this.selectorLookup;
     if (lookup === undefined) {
-      if (this.state.size < SELECTOR_LOOKUP_MIN_SIZE) return false;
-      lookup = new SelectorLookup<T>();
-      for (const [k, v] of this.state) lookup.set(k, v);
-      this.selectorLookup = lookup;
+      if (this.size < SELECTOR_LOOKUP_MIN_SIZE) return false;
+      lookup = this.selectorLookup = this.buildSelectorLookup();
     }
     lookup.candidates(labels, withEmpty, out);
     return true;
   }
 
+  /** A selector lookup of the visible state, in `values()` order. */
+  protected buildSelectorLookup(): SelectorLookup<T> {
+    const lookup = new SelectorLookup<T>();
+    for (const [k, v] of this.state) lookup.set(k, v);
+    return lookup;
+  }
+
   /**
-   * The state's selector lookup, from the first fetch by selector that found 8 objects or more; kept in
-   * step by `setState`. Its order is the state's (a new key goes last, an update keeps its place), which
-   * is `values()` order for every collection that reads its values from the state.
+   * The selector lookup, from the first fetch by selector that found 8 objects or more; kept in step by
+   * `setState` (collections that hold their state elsewhere keep it in step themselves). Its order is the
+   * state's (a new key goes last, an update keeps its place), which is `values()` order.
    */
-  private selectorLookup: SelectorLookup<T> | undefined;
+  protected selectorLookup: SelectorLookup<T> | undefined;
 
   metadata(): Record<string, unknown> {
     return this.meta;
@@ -328,8 +333,13 @@ export abstract class CollectionNode<T>
 
   /** Strict mode, after each transaction that touched this collection: its lookups mirror what they index. */
   checkInvariants(): void {
-    const bad = this.selectorLookup?.inconsistency(this.state) ?? this.indexInconsistency();
+    const bad = this.lookupInconsistency() ?? this.indexInconsistency();
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
+  }
+
+  /** Strict mode: what is wrong with the selector lookup as a mirror of the visible state, or undefined. */
+  protected lookupInconsistency(): string | undefined {
+    return this.selectorLookup?.inconsistency(this.state);
   }
 
   private indexInconsistency(): string | undefined {

@@ -16,6 +16,8 @@ export interface LedgerHost<O> {
   eq(a: O, b: O): boolean;
   /** A key's visible value changed from `old` to `value` (undefined: absent), e.g. for indexes. */
   visibleChanged(key: string, old: O | undefined, value: O | undefined): void;
+  /** An entry left the entries (nobody produces its key and it is no input). */
+  entryDropped(key: string): void;
   /** Commits a batch (`keys[i]` is the key of `events[i]`). */
   emitBatch(events: Event<O>[], keys: readonly string[]): void;
   reportError(err: TransformError): void;
@@ -99,7 +101,10 @@ export class OutputLedger<O> {
 
   /** A slot nobody produces any more leaves once its batch is out (until then the batch needs it). */
   private dropIfEmpty(slot: KeyEntry<O>): void {
-    if (slot.owner === undefined && !slot.isInput && this.entries.get(slot.key) === slot) this.entries.delete(slot.key);
+    if (slot.owner === undefined && !slot.isInput && this.entries.get(slot.key) === slot) {
+      this.entries.delete(slot.key);
+      this.host.entryDropped(slot.key);
+    }
   }
 
   /** Makes `value` the visible value of a slot, remembering the value before the batch's first change. */

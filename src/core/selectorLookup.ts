@@ -15,15 +15,17 @@ import type { CandidateList } from './candidateList.js';
  */
 export const SELECTOR_LOOKUP_MIN_SIZE = 8;
 
-/** One object of the set. */
+/** One object of the set, or a place kept for one (see `reserve`). */
 interface Slot<T> {
-  value: T;
+  /** Undefined only in a kept place, which is filed nowhere. */
+  value: T | undefined;
   /** The selector it was filed by: an update keeping the same selector object keeps the filing. */
   selector: Labels | undefined;
   /** Position in the set's insertion order, which answers keep. */
   readonly seq: number;
-  /** Where the slot is filed: one anchor bucket, the empty selectors, or the unreadable ones. */
-  bucket: Slot<T>[];
+  /** Where the slot is filed: one anchor bucket, the empty selectors, or the unreadable ones; undefined
+   * for a kept place. */
+  bucket: Slot<T>[] | undefined;
   /** Its index in `bucket` (buckets are unordered: removal moves the last slot into the gap). */
   pos: number;
   /** The anchor pair, when `bucket` is an anchor bucket. */
@@ -49,31 +51,54 @@ export class SelectorLookup<T> {
    * are cleared by hand rather than with `length = 0`, which would give its backing store back. */
   private readonly found: Array<Slot<T> | undefined> = [];
 
+  /** Keys held, kept places included. */
   get size(): number {
     return this.slots.size;
   }
 
-  /** Adds `key` at the end of the order, or replaces its value in place (keeping its position). */
+  /** Adds `key` at the end of the order, or gives it `value` in place (keeping its position). */
   set(key: string, value: T): void {
     const slot = this.slots.get(key);
     if (slot === undefined) {
-      const added: Slot<T> = { value, selector: undefined, seq: this.nextSeq++, bucket: this.unreadable, pos: -1, anchorName: undefined, anchorValue: undefined };
+      const added: Slot<T> = { value, selector: undefined, seq: this.nextSeq++, bucket: undefined, pos: -1, anchorName: undefined, anchorValue: undefined };
       this.slots.set(key, added);
       this.file(added);
       return;
     }
     if (slot.value === value) return;
+    const bucket = slot.bucket;
     slot.value = value;
-    if (slot.bucket !== this.unreadable && readSelector(value) === slot.selector) return;
-    this.unfile(slot);
+    if (bucket !== undefined) {
+      if (bucket !== this.unreadable && readSelector(value) === slot.selector) return;
+      this.unfile(slot);
+    }
     this.file(slot);
+  }
+
+  /**
+   * Keeps a place at the end of the order for `key`, holding no value yet, unless the key is held. A set
+   * whose keys are not in insertion order of their values (a derived collection's entries: an input's
+   * entry comes first, its output may come later) keeps the set's own order this way.
+   */
+  reserve(key: string): void {
+    if (this.slots.has(key)) return;
+    this.slots.set(key, { value: undefined, selector: undefined, seq: this.nextSeq++, bucket: undefined, pos: -1, anchorName: undefined, anchorValue: undefined });
+  }
+
+  /** Takes `key`'s value away but keeps its place in the order (see `reserve`). */
+  vacate(key: string): void {
+    const slot = this.slots.get(key);
+    if (slot === undefined || slot.bucket === undefined) return;
+    this.unfile(slot);
+    slot.value = undefined;
+    slot.selector = undefined;
   }
 
   delete(key: string): void {
     const slot = this.slots.get(key);
     if (slot === undefined) return;
     this.slots.delete(key);
-    this.unfile(slot);
+    if (slot.bucket !== undefined) this.unfile(slot);
   }
 
   /**
@@ -111,24 +136,29 @@ export class SelectorLookup<T> {
     }
     for (let i = 0; i < n; i++) {
       const slot = found[i]!;
-      out.push(slot.value, slot.selector);
+      out.push(slot.value!, slot.selector);
       found[i] = undefined;
     }
   }
 
   /**
    * Strict mode: what is wrong with this lookup as a mirror of `set` (in `set`'s iteration order), or
-   * undefined. Each object must be there, in order, filed where its current selector says.
+   * undefined. Each object must be there, in order, filed where its current selector says; a key whose
+   * value is undefined in `set` must be a kept place (see `reserve`).
    */
-  inconsistency(set: ReadonlyMap<string, T>): string | undefined {
-    if (set.size !== this.slots.size) return `selector lookup holds ${this.slots.size} objects, the set ${set.size}`;
+  inconsistency(set: ReadonlyMap<string, T | undefined>): string | undefined {
+    if (set.size !== this.slots.size) return `selector lookup holds ${this.slots.size} keys, the set ${set.size}`;
     let lastSeq = -1;
     for (const [key, value] of set) {
       const slot = this.slots.get(key);
       if (slot === undefined || slot.value !== value) return `selector lookup is missing the current value of ${JSON.stringify(key)}`;
       if (slot.seq <= lastSeq) return `selector lookup has ${JSON.stringify(key)} out of order`;
       lastSeq = slot.seq;
-      if (slot.bucket[slot.pos] !== slot) return `selector lookup lost track of ${JSON.stringify(key)} in its bucket`;
+      if (value === undefined) {
+        if (slot.bucket !== undefined) return `selector lookup files ${JSON.stringify(key)}, which holds no value`;
+        continue;
+      }
+      if (slot.bucket === undefined || slot.bucket[slot.pos] !== slot) return `selector lookup lost track of ${JSON.stringify(key)} in its bucket`;
       const selector = readSelector(value);
       const filed =
         selector === undefined
@@ -174,7 +204,8 @@ export class SelectorLookup<T> {
   }
 
   private unfile(slot: Slot<T>): void {
-    const bucket = slot.bucket;
+    const bucket = slot.bucket!;
+    slot.bucket = undefined;
     const last = bucket.pop()!;
     if (last !== slot) {
       bucket[slot.pos] = last;
