@@ -2,6 +2,7 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import {
   batch,
   fetch,
+  filterGeneric,
   filterSelects,
   filterSelectsNonEmpty,
   isSubset,
@@ -16,6 +17,7 @@ import {
 } from '../../src/index.js';
 import { seededRandom } from '../../src/testing/index.js';
 import { captureLog } from '../helpers/fixtures.js';
+import { internal } from '../../src/core/internal.js';
 
 // A derived collection answers fetches by selector from a selector lookup once it holds 8 objects or more,
 // as sources and index groups do. Its `values()` follow its entries, where an input's entry comes first
@@ -41,6 +43,26 @@ const lookupOf = (c: Collection<unknown>): Lookup => (c as unknown as { selector
 function oneEach(specs: Collection<Spec>): Collection<Svc> {
   return newCollection(specs, (_ctx, s) => (s.selectors.length === 0 ? undefined : { metadata: { name: s.metadata.name }, spec: { selector: s.selectors[0]!.selector } }), { name: 'Services' });
 }
+
+describe('DerivedCollection values', () => {
+  it('should step through the visible values in list order, skipping entries without one, each iterator on its own', () => {
+    const specs = newStaticCollection<Spec>([spec('s0'), spec('s1', ['s1', { app: 'a' }]), spec('s2'), spec('s3', ['s3', { app: 'b' }]), spec('s4')]);
+    const services = internal(oneEach(specs));
+    expect(names([...services.values()])).toEqual(['s1', 's3']);
+    const a = services.values();
+    const b = services.values();
+    const first = a.next();
+    expect(first).toEqual({ done: false, value: expect.objectContaining({ metadata: { name: 's1' } }) });
+    expect(b.next().value?.metadata.name).toBe('s1');
+    expect(b.next().value?.metadata.name).toBe('s3');
+    expect(a.next().value?.metadata.name).toBe('s3');
+    expect(a.next()).toEqual({ done: true, value: undefined });
+    expect(b.next().done).toBe(true);
+    // A scan through a filter that no lookup answers goes through them too.
+    const found = newSingleton((ctx) => names(fetch(ctx, oneEach(specs), filterGeneric((s: Svc) => s.spec.selector['app'] === 'b'))));
+    expect(found.get()).toEqual(['s3']);
+  });
+});
 
 describe('DerivedCollection selector lookup', () => {
   afterEach(() => setStrictMode(true));
