@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { newManyCollection, newStaticCollection, fetch, KeyError, type TransformError } from '../../src/index.js';
 import { trackEvents } from '../../src/testing/tracker.js';
+import { seededRandom } from '../../src/testing/index.js';
 import { captureLog, keysOf, pod, service, simplePods, simpleServices, simpleEndpoints, type Pod, type Service, sortedBatches } from '../helpers/fixtures.js';
 
 interface Out { metadata: { name: string; namespace?: string }; v?: number }
@@ -98,6 +99,48 @@ describe('newManyCollection', () => {
     expect(out.getKey('shared')).toBeUndefined();
     expect(out.list()).toEqual([]);
     expect(seen).toEqual(['add:undefined>1', 'update:1>3', 'delete:3>undefined']);
+  });
+
+  it('should give each shared key to the input that has claimed it longest, through random claims and releases', () => {
+    // The model: per output key, the inputs producing it in the order they started to (a claim lasts
+    // while every run of the input produces the key); the first of them owns it and its value is visible.
+    const log = captureLog();
+    const rand = seededRandom(11);
+    type In = { metadata: { name: string }; outs: Record<string, number> };
+    const src = newStaticCollection<In>([]);
+    const out = newManyCollection(src, (_ctx, i): Out[] => Object.entries(i.outs).map(([name, v]) => ({ metadata: { name }, v })), { name: 'Claims' });
+    // Every change is delivered: the events, replayed, give the visible state after each transaction.
+    const replayed = new Map<string, number>();
+    out.register((e) => {
+      if (e.type === 'delete') replayed.delete(e.old!.metadata.name);
+      else replayed.set(e.new!.metadata.name, e.new!.v!);
+    });
+    const claims = new Map<string, string[]>();
+    const produced = new Map<string, Record<string, number>>();
+    for (let step = 0; step < 2000; step++) {
+      const input = `i${Math.floor(rand() * 6)}`;
+      const outs: Record<string, number> = {};
+      if (rand() < 0.85) for (const k of ['k0', 'k1', 'k2', 'k3']) if (rand() < 0.4) outs[k] = Math.floor(rand() * 3);
+      if (rand() < 0.15) src.deleteObject(input);
+      else src.updateObject({ metadata: { name: input }, outs });
+      const now = src.getKey(input)?.outs ?? {};
+      for (const k of ['k0', 'k1', 'k2', 'k3']) {
+        const line = claims.get(k) ?? [];
+        const at = line.indexOf(input);
+        if (k in now && at < 0) line.push(input);
+        if (!(k in now) && at >= 0) line.splice(at, 1);
+        claims.set(k, line);
+      }
+      produced.set(input, now);
+      const expected: Record<string, number> = {};
+      for (const [k, line] of claims) if (line.length > 0) expected[k] = produced.get(line[0]!)![k]!;
+      const visible: Record<string, number> = {};
+      for (const o of out.list()) visible[o.metadata.name] = o.v!;
+      expect(visible).toEqual(expected);
+      expect(Object.fromEntries(replayed)).toEqual(expected);
+    }
+    expect(log.lines.some((l) => l.includes('is already produced by input'))).toBe(true);
+    log.restore();
   });
 
   it('should recompute only the inputs affected by a fetched change', () => {
