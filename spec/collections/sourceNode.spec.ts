@@ -105,6 +105,32 @@ describe('SourceNode write folding', () => {
     for (const b of seen) expect(Object.isFrozen(b)).toBe(true);
   });
 
+  it('should freeze batches for batch handlers beside per-event ones, and only while one is registered', () => {
+    const c = newStaticCollection<Named>([named('a', 1)]);
+    const exposes = (): boolean => (c as unknown as { handlers: { exposesBatches: boolean } }).handlers.exposesBatches;
+    const events: string[] = [];
+    c.register((e) => void events.push(`${e.type}/${e.new?.v}`));
+    // Per-event handlers never see the array: nothing to freeze it for.
+    expect(exposes()).toBe(false);
+    const seen: Array<readonly Event<Named>[]> = [];
+    const reg = c.registerBatch((b) => void seen.push(b), false);
+    expect(exposes()).toBe(true);
+    c.updateObject(named('a', 2));
+    expect(seen).toHaveLength(1);
+    expect(Object.isFrozen(seen[0])).toBe(true);
+    reg.unregister();
+    expect(exposes()).toBe(false);
+    c.updateObject(named('a', 3));
+    c.events$.subscribe((b) => void seen.push(b)).unsubscribe();
+    expect(exposes()).toBe(false);
+    const sub = c.events$.subscribe((b) => void seen.push(b));
+    c.updateObject(named('a', 4));
+    sub.unsubscribe();
+    expect(seen.slice(1).every((b) => Object.isFrozen(b))).toBe(true);
+    expect(seen.slice(1).map((b) => b.map((e) => e.new?.v))).toEqual([[3], [3], [4]]);
+    expect(events).toEqual(['add/1', 'update/2', 'update/3', 'update/4']);
+  });
+
   it('should fold a later key written several times into one event, in the order of first writes', () => {
     const { c, batches } = source(named('a', 1), named('b', 1), named('c', 1));
     batch(() => {

@@ -155,14 +155,17 @@ export abstract class CollectionNode<T>
 
   register(handler: EventHandler<T>): Registration {
     if (typeof handler !== 'function') throw new UsageError(`register on ${JSON.stringify(this.name)} needs a function`);
-    return this.registerBatch(perEvent(handler), true);
+    return this.handlers.add(perEvent(handler), this.replay(false), false);
   }
 
-  /** The committed state as `add` events (what a new handler sees first). */
-  protected replay(): readonly Event<T>[] {
+  /**
+   * The committed state as `add` events (what a new handler sees first), frozen unless only rxkrt's
+   * per-event adapter will read it (which then always reads unfrozen arrays: one kind of array at its loop).
+   */
+  protected replay(frozen = true): readonly Event<T>[] {
     const out: Event<T>[] = [];
     for (const v of this.committedValues()) out.push({ type: 'add', new: v });
-    return Object.freeze(out);
+    return frozen ? Object.freeze(out) : out;
   }
 
   /** Values as of the last commit; sources override this while a transaction holds uncommitted writes. */
@@ -240,9 +243,10 @@ export abstract class CollectionNode<T>
     for (let i = 0; i < dependents.length; i++) dependents[i]!.receive(this as InternalCollection<unknown>, events as readonly Event<unknown>[], keys);
     const regs = this.handlers.snapshot();
     if (regs.length > 0) {
-      // Handlers share one array: frozen, so that none can change what the next one sees. Dependents are
-      // rxkrt's own and only read it, and a freeze costs as much as the rest of a one-event hand-over.
-      Object.freeze(events);
+      // Handlers share one array: frozen, so that none can change what the next one sees. Dependents and
+      // per-event adapters are rxkrt's own and only read it, and a freeze costs as much as the rest of a
+      // one-event hand-over.
+      if (this.handlers.exposesBatches) Object.freeze(events);
       deliverAfterCommit(regs as readonly BatchReceiver[], events as readonly Event<unknown>[], initial);
     }
   }

@@ -29,6 +29,8 @@ export class HandlerRegistration<T> implements Registration {
     private readonly owner: HandlerOwner,
     private readonly handler: BatchHandler<T>,
     private readonly set: HandlerSet<T>,
+    /** The handler sees the batch array itself (false: rxkrt's own per-event adapter, which only reads it). */
+    readonly seesBatch: boolean,
   ) {}
 
   hasSynced(): boolean {
@@ -123,10 +125,18 @@ export class HandlerSet<T> {
     return this.regs.length;
   }
 
+  /**
+   * Some registration hands the batch array itself to user code, which then must get it frozen (handlers
+   * share one array). Per-event handlers never see it: a collection whose handlers are all per-event skips
+   * the freeze, a call into V8's runtime for every batch.
+   */
+  exposesBatches = false;
+
   /** Adds a handler; `replay` (when non-empty) is delivered synchronously as its first batch. */
-  add(handler: BatchHandler<T>, replay: readonly Event<T>[] | undefined): HandlerRegistration<T> {
-    const reg = new HandlerRegistration(this.owner, handler, this);
+  add(handler: BatchHandler<T>, replay: readonly Event<T>[] | undefined, seesBatch = true): HandlerRegistration<T> {
+    const reg = new HandlerRegistration(this.owner, handler, this, seesBatch);
     this.regs = [...this.regs, reg];
+    if (seesBatch) this.exposesBatches = true;
     if (replay !== undefined && replay.length > 0) reg.deliver(replay, true);
     else reg.checkSynced();
     return reg;
@@ -134,6 +144,7 @@ export class HandlerSet<T> {
 
   remove(reg: HandlerRegistration<T>): void {
     this.regs = this.regs.filter((r) => r !== reg);
+    this.exposesBatches = this.regs.some((r) => r.seesBatch);
   }
 
   /** The registrations at this moment: a batch goes to those registered when it was committed. */
@@ -149,5 +160,6 @@ export class HandlerSet<T> {
   clear(): void {
     for (const r of this.regs) r.active = false;
     this.regs = [];
+    this.exposesBatches = false;
   }
 }
