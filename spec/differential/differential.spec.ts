@@ -247,6 +247,38 @@ function buildGraph() {
     (s) => expectedOf(s, 'podServices') as PodSvcs[],
   );
 
+  // The same from a derived collection of the services (a whole collection, no index: its selector lookup once
+  // it holds 8). A service whose name ends in 1 produces nothing while the mode is odd, so entries lose and
+  // regain their outputs in place, ahead of others.
+  const derivedSvcs = newCollection(svcs, (ctx, svc): Svc | undefined =>
+    ((fetch(ctx, mode.asCollection())[0] ?? 0) % 2 === 1 && svc.metadata.name.endsWith('1') ? undefined : { metadata: svc.metadata, spec: { selector: svc.spec.selector } }),
+    { name: 'derivedSvcs' });
+  add(
+    'podDerivedServices',
+    newCollection(simplePods, (ctx, p): PodSvcs => {
+      const inNs = filterGeneric((svc: Svc) => svc.metadata.namespace === p.metadata.namespace);
+      return {
+        metadata: p.metadata,
+        nonEmpty: sorted(fetch(ctx, derivedSvcs, filterSelectsNonEmpty(p.labels), inNs).map((svc) => svc.metadata.name)),
+        any: fetch(ctx, derivedSvcs, filterSelects(p.labels), inNs).length,
+      };
+    }, { name: 'podDerivedServices' }),
+    (s) => {
+      const hidden = (svc: Svc): boolean => (s.mode ?? 0) % 2 === 1 && svc.metadata.name.endsWith('1');
+      return s.pods
+        .map(toSimple)
+        .filter((p): p is SimplePod => p !== undefined)
+        .map((p) => {
+          const inNs = s.svcs.filter((svc) => svc.metadata.namespace === p.metadata.namespace && !hidden(svc));
+          return {
+            metadata: p.metadata,
+            nonEmpty: sorted(inNs.filter((svc) => Object.keys(svc.spec.selector).length > 0 && selects(svc.spec.selector, p.labels)).map((svc) => svc.metadata.name)),
+            any: inNs.filter((svc) => selects(svc.spec.selector, p.labels)).length,
+          };
+        });
+    },
+  );
+
   // filterIndex.
   add(
     'ipOwners',
