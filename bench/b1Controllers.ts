@@ -98,13 +98,19 @@ const mobx = updateVariant<MobxWorkloads>(
   { teardown: (c) => c.graph.stop() },
 );
 
-/** Initial sync of the same data set: build everything and receive the 1000 initial adds. */
-function syncVariant(name: string, build: (pods: Pod[]) => number, baseline = false): Variant<{ pods: Pod[] }> {
+/**
+ * Initial sync of the same data set: build everything and receive the 1000 initial adds. Each contender keeps
+ * a small graph of its own alive meanwhile (`resident`), as a process running a controller does: when every
+ * instance of a class is garbage, V8 collects the class's hidden classes and throws away the optimized code
+ * that used them, and each build after a gc would then run unoptimized (rxkrt's B1 build: 10-25 ms instead of
+ * 2-3 ms, with 150-240 deoptimizations per 30 builds marked "weak objects").
+ */
+function syncVariant(name: string, build: (pods: Pod[]) => number, resident: () => () => void, baseline = false): Variant<{ pods: Pod[]; stop: () => void }> {
   return {
     name,
     baseline,
     ops: PODS,
-    setup: () => ({ pods: [] }),
+    setup: () => ({ pods: [], stop: resident() }),
     prepare: (c) => {
       c.pods = krtPods(PODS, new IpAllocator());
     },
@@ -112,8 +118,12 @@ function syncVariant(name: string, build: (pods: Pod[]) => number, baseline = fa
       const n = build(c.pods);
       if (n !== PODS) throw new Error(`${name}: ${n} initial events`);
     },
+    teardown: (c) => c.stop(),
   };
 }
+
+/** The resident graphs of the initial-sync variants: 10 pods each, updated never. */
+const RESIDENT_PODS = 10;
 
 /** Per-event cost at 10k pods: one pod update per transaction, rxkrt vs rebuilding everything. */
 function perEvent10k(quick: boolean): Variant<any>[] {
@@ -162,21 +172,37 @@ export const b1: Scenario = {
       ...(await compare(
         'B1 initial sync',
         [
-          syncVariant('hand-written', (pods) => {
-            let n = 0;
-            HandWrittenController.build(pods, krtServices(), () => n++);
-            return n;
-          }, true),
-          syncVariant('rxkrt', (pods) => {
-            const g = buildRxkrtWorkloads(pods, krtServices());
-            g.stop();
-            return g.events;
-          }),
-          syncVariant('MobX', (pods) => {
-            const g = buildMobxWorkloads(pods, krtServices());
-            g.stop();
-            return g.events;
-          }),
+          syncVariant(
+            'hand-written',
+            (pods) => {
+              let n = 0;
+              HandWrittenController.build(pods, krtServices(), () => n++);
+              return n;
+            },
+            () => {
+              const kept = HandWrittenController.build(krtPods(RESIDENT_PODS, new IpAllocator()), krtServices(), () => {});
+              return () => void kept;
+            },
+            true,
+          ),
+          syncVariant(
+            'rxkrt',
+            (pods) => {
+              const g = buildRxkrtWorkloads(pods, krtServices());
+              g.stop();
+              return g.events;
+            },
+            () => buildRxkrtWorkloads(krtPods(RESIDENT_PODS, new IpAllocator()), krtServices()).stop,
+          ),
+          syncVariant(
+            'MobX',
+            (pods) => {
+              const g = buildMobxWorkloads(pods, krtServices());
+              g.stop();
+              return g.events;
+            },
+            () => buildMobxWorkloads(krtPods(RESIDENT_PODS, new IpAllocator()), krtServices()).stop,
+          ),
         ],
         run,
       )),
