@@ -22,6 +22,7 @@ import { outputLedgerInconsistency } from './outputLedgerInvariants.js';
 import { KeyEntry } from './derivedRecords.js';
 import { OutputLedger } from './outputLedger.js';
 import { SelectorLookup } from '../core/selectorLookup.js';
+import { visibleValues } from './visibleValues.js';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
@@ -144,7 +145,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
 
   /**
    * The lookup follows the entries, whose order is `values()` order: every entry has its place in it, and
-   * an entry without a visible value (an input producing nothing, or something else) keeps an empty one.
+   * an entry without a visible value (an input whose transform produced nothing, an output key between owners)
+   * keeps an empty one.
    */
   protected override buildSelectorLookup(): SelectorLookup<O> {
     const lookup = new SelectorLookup<O>();
@@ -440,43 +442,6 @@ class StagedOutputs<O> {
     this.key = '';
     this.value = undefined;
     this.many = undefined;
-  }
-}
-
-function visibleValues<O>(entries: ReadonlyMap<string, KeyEntry<O>>): IterableIterator<O> {
-  return new VisibleValues(entries.values());
-}
-
-/**
- * The entries' visible values. Not a generator: a fetch that scans a derived collection steps through every
- * value, and a generator's steps were neither inlined nor free of garbage (250 values scanned per pod update
- * allocated 21 KB, and took twice as long as scanning a source's `Map`). For the same reason every step
- * hands back one result object, rewritten: the iterator is internal, and its readers take the value at once.
- */
-class VisibleValues<O> implements IterableIterator<O> {
-  private readonly result: { done: boolean; value: O | undefined } = { done: false, value: undefined };
-
-  constructor(private readonly inner: IterableIterator<KeyEntry<O>>) {}
-
-  next(): IteratorResult<O, undefined> {
-    const result = this.result;
-    for (;;) {
-      const r = this.inner.next();
-      if (r.done === true) {
-        result.done = true;
-        result.value = undefined;
-        return result as IteratorResult<O, undefined>;
-      }
-      const v = r.value.value;
-      if (v !== undefined) {
-        result.value = v;
-        return result as IteratorResult<O, undefined>;
-      }
-    }
-  }
-
-  [Symbol.iterator](): IterableIterator<O> {
-    return this;
   }
 }
 
