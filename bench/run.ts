@@ -4,10 +4,10 @@
 //   npm run bench -- --quick          smaller data sets, same shape (< 60 s on 2 cores)
 //   npm run bench -- --json           one JSON object per row on stdout
 //   npm run bench -- --only B1,B3     selected scenarios
-//   npm run bench -- --runs 9         measured runs per variant (default 7, quick 5)
+//   npm run bench -- --runs 9         measured runs per variant (default 7, quick 3)
 import os from 'node:os';
 import { cpuTicks, stealPercent, type CpuTicks } from './hostSteal.js';
-import { formatTable, type BenchOptions, type Row, type Scenario } from './harness.js';
+import { formatTable, setQuickSettle, type BenchOptions, type Row, type Scenario } from './harness.js';
 
 // MobX (and any other library) in its production build, as it would be benchmarked.
 process.env['NODE_ENV'] ??= 'production';
@@ -54,7 +54,8 @@ async function main(): Promise<void> {
   const unknown = (args.only ?? []).filter((id) => !all.some((s) => s.id === id));
   if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${all.map((s) => s.id).join(', ')}`);
   const selected = args.only === undefined ? all : all.filter((s) => args.only!.includes(s.id));
-  const opts: BenchOptions = { quick: args.quick, warmup: 1, runs: args.runs ?? (args.quick ? 5 : 7) };
+  const opts: BenchOptions = { quick: args.quick, warmup: 1, runs: args.runs ?? (args.quick ? 3 : 7) };
+  setQuickSettle(args.quick);
   const started = Date.now();
   process.stderr.write(
     `rxkrt bench (${args.quick ? 'quick' : 'full'}): node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ` +
