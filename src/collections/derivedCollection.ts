@@ -20,7 +20,7 @@ import { CollectionNode, wouldCycle } from './node.js';
 import { keyOutputs } from './transformOutputs.js';
 import { outputLedgerInconsistency } from './outputLedgerInvariants.js';
 import { KeyEntry } from './derivedRecords.js';
-import { OutputLedger } from './outputLedger.js';
+import { OutputLedger, type LedgerHost } from './outputLedger.js';
 import { SelectorLookup } from '../core/selectorLookup.js';
 import { visibleValues } from './visibleValues.js';
 
@@ -89,21 +89,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       },
       this.entries,
     );
-    this.ledger = new OutputLedger<O>(this.entries, {
-      name: this.name,
-      eq: this.eq,
-      visibleChanged: (key, old, value) => {
-        const lookup = this.selectorLookup;
-        if (lookup !== undefined) {
-          if (value === undefined) lookup.vacate(key);
-          else lookup.set(key, value);
-        }
-        this.updateIndexes(key, old, value);
-      },
-      entryDropped: (key) => this.selectorLookup?.delete(key),
-      emitBatch: (events, keys) => this.emit(events, keys),
-      reportError: (err) => this.reportError(err),
-    });
+    this.ledger = new OutputLedger<O>(this.entries, new LedgerHostOf<I, O>(this, this.eq));
     parent.addDependent(this);
     // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
     // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
@@ -255,12 +241,32 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     return true;
   }
 
+  /** @internal The ledger changed a key's visible value: the lookup and the indexes follow. */
+  outputChanged(key: string, old: O | undefined, value: O | undefined): void {
+    const lookup = this.selectorLookup;
+    if (lookup !== undefined) {
+      if (value === undefined) lookup.vacate(key);
+      else lookup.set(key, value);
+    }
+    this.updateIndexes(key, old, value);
+  }
+
+  /** @internal The ledger dropped an entry. */
+  entryDropped(key: string): void {
+    this.selectorLookup?.delete(key);
+  }
+
+  /** @internal The ledger's batch. */
+  emitOutputs(events: Event<O>[], keys: readonly string[]): void {
+    this.emit(events, keys);
+  }
+
   /**
-   * Fetch calls this before recording a dependency on a collection: reading one downstream of this one is a
+   * @internal Fetch calls this before recording a dependency on a collection: reading one downstream of this one is a
    * cycle (throws); reading one ranked at or above this one while a transaction propagates may read state it
    * has not committed yet (returns true: the run is abandoned and retried at a higher rank).
    */
-  private readonly checkSource = (source: InternalCollection<unknown>): boolean => {
+  checkSource(source: InternalCollection<unknown>): boolean {
     if (source === (this.parent as InternalCollection<unknown>)) return false;
     if (!this.deps.uses(source.uid) && wouldCycle(this, source)) {
       throw new UsageError(`cycle: ${JSON.stringify(this.name)} cannot fetch ${JSON.stringify(source.name)}, which depends on it`);
@@ -268,7 +274,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     // Compared with the rank this flush started at: another input may already have linked the source in
     // this flush (raising this rank), and the source still has not committed.
     return isPropagating() && source.rank >= this.flushRank;
-  };
+  }
 
   /** A closed context for the next run: the reused one, or a fresh one should a run be under way. */
   private contextFor(rec: KeyEntry<O>): TransformContext {
@@ -278,7 +284,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       ctx.reopen(inputKey, rec.deps);
       return ctx;
     }
-    return (this.context = new TransformContext(this.uid, this.name, inputKey, this.checkSource, rec.deps));
+    return (this.context = new TransformContext(this.uid, this.name, inputKey, this, rec.deps));
   }
 
   /** Reruns one input (its value as the parent last sent it) and records the changed outputs. */
@@ -420,6 +426,39 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     super.checkInvariants();
     const bad = outputLedgerInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq) ?? this.deps.inconsistency();
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
+  }
+}
+
+/**
+ * The ledger's view of its collection. Methods on a prototype, not closures made per collection: a closure
+ * is a new call target for every graph, and V8 throws away optimized code that inlined one once its graph is
+ * collected (a graph built, dropped and built again then ran unoptimized after every gc).
+ */
+class LedgerHostOf<I, O> implements LedgerHost<O> {
+  readonly name: string;
+
+  constructor(
+    private readonly c: DerivedCollection<I, O>,
+    /** The collection's equality: a shared function unless the user gave one. */
+    readonly eq: (a: O, b: O) => boolean,
+  ) {
+    this.name = c.name;
+  }
+
+  visibleChanged(key: string, old: O | undefined, value: O | undefined): void {
+    this.c.outputChanged(key, old, value);
+  }
+
+  entryDropped(key: string): void {
+    this.c.entryDropped(key);
+  }
+
+  emitBatch(events: Event<O>[], keys: readonly string[]): void {
+    this.c.emitOutputs(events, keys);
+  }
+
+  reportError(err: TransformError): void {
+    this.c.reportError(err);
   }
 }
 
