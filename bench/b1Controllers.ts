@@ -1,7 +1,7 @@
 // B1: krt's BenchmarkControllers (1000 pods, 50 services, namespace index + FilterSelectsNonEmpty), one op = 1000 pod IP updates.
 import { batch } from '../src/index.js';
 import { compare, type BenchOptions, type Row, type Scenario, type Variant } from './harness.js';
-import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod } from './fixtures.js';
+import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Service } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
 import { buildMobxWorkloads, type MobxWorkloads } from './mobxWorkloads.js';
@@ -125,6 +125,22 @@ function syncVariant(name: string, build: (pods: Pod[]) => number, resident: () 
 /** The resident graphs of the initial-sync variants: 10 pods each, updated never. */
 const RESIDENT_PODS = 10;
 
+/** `syncVariant` for a contender built as a stoppable graph that counts its events (rxkrt, MobX). */
+function graphSyncVariant(name: string, build: (pods: Pod[], services: Service[]) => { readonly events: number; stop(): void }): Variant<{ pods: Pod[]; stop: () => void }> {
+  return syncVariant(
+    name,
+    (pods) => {
+      const g = build(pods, krtServices());
+      g.stop();
+      return g.events;
+    },
+    () => {
+      const resident = build(krtPods(RESIDENT_PODS, new IpAllocator()), krtServices());
+      return () => resident.stop();
+    },
+  );
+}
+
 /** Per-event cost at 10k pods: one pod update per transaction, rxkrt vs rebuilding everything. */
 function perEvent10k(quick: boolean): Variant<any>[] {
   const pods10k = 10_000;
@@ -185,24 +201,8 @@ export const b1: Scenario = {
             },
             true,
           ),
-          syncVariant(
-            'rxkrt',
-            (pods) => {
-              const g = buildRxkrtWorkloads(pods, krtServices());
-              g.stop();
-              return g.events;
-            },
-            () => buildRxkrtWorkloads(krtPods(RESIDENT_PODS, new IpAllocator()), krtServices()).stop,
-          ),
-          syncVariant(
-            'MobX',
-            (pods) => {
-              const g = buildMobxWorkloads(pods, krtServices());
-              g.stop();
-              return g.events;
-            },
-            () => buildMobxWorkloads(krtPods(RESIDENT_PODS, new IpAllocator()), krtServices()).stop,
-          ),
+          graphSyncVariant('rxkrt', buildRxkrtWorkloads),
+          graphSyncVariant('MobX', buildMobxWorkloads),
         ],
         run,
       )),

@@ -4,7 +4,7 @@
 //
 //   node dist/bench/loop.js [rounds] [only]   `only`: run just the ops whose name contains it, e.g. under
 //                                              `node --cpu-prof` to profile one op ("one batch")
-import { batch, fetch, filterGeneric, filterSelectsNonEmpty, newCollection, newStaticCollection, type Collection, type StaticCollection } from '../src/index.js';
+import { batch, equals, fetch, filterGeneric, filterSelectsNonEmpty, newCollection, newStaticCollection, type Collection, type StaticCollection } from '../src/index.js';
 import { IpAllocator, krtPods, krtServices, podKey, selects, withNewIp, type Pod, type Service } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
@@ -99,3 +99,25 @@ const scanBaseline = measure('1000 pods fetching from 250 services by predicate 
 measure('1000 pods fetching from 250 services by selector (lookup)', 1000, selectorOp(selectorGraph(true), new IpAllocator()), scanBaseline);
 measure('... 250 derived services by predicate (scan)', 1000, selectorOp(selectorGraph(false, true), new IpAllocator()), scanBaseline);
 measure('... 250 derived services by selector (lookup)', 1000, selectorOp(selectorGraph(true, true), new IpAllocator()), scanBaseline);
+
+// Two of a B1 update's costs on their own, 1000 at a time: a shallow freeze of a fresh Workload (the API
+// freezes every output) and `equals` of two Workloads that differ in their IP (every recompute compares its
+// output with the last), each on top of allocating the 1000 Workloads, which the baseline does alone.
+const workloadsWith = (ip: string): Array<{ metadata: { name: string; namespace: string }; ip: string; serviceNames: string[] }> =>
+  Array.from({ length: 1000 }, (_, i) => ({ metadata: { name: `pod-${i}`, namespace: 'ns-0' }, ip, serviceNames: [`pod-${i % 25}`] }));
+const previous = workloadsWith('10.0.0.1');
+let kept: unknown;
+const allocBaseline = measure('1000 Workloads allocated', 1000, () => {
+  kept = workloadsWith('10.0.0.2');
+});
+measure('... and each shallow-frozen (Object.freeze)', 1000, () => {
+  const next = workloadsWith('10.0.0.2');
+  for (const w of next) Object.freeze(w);
+  kept = next;
+}, allocBaseline);
+measure('... and each compared with its predecessor (equals)', 1000, () => {
+  const next = workloadsWith('10.0.0.2');
+  for (let i = 0; i < next.length; i++) if (equals(previous[i], next[i])) throw new Error('Workloads with different IPs compared equal');
+  kept = next;
+}, allocBaseline);
+void kept;

@@ -35,6 +35,8 @@ import {
   partialFetch,
   type Collection,
   type Event,
+  type FetchFilter,
+  type HandlerContext,
 } from '../../src/index.js';
 import { internal } from '../../src/core/internal.js';
 import { seededRandom } from '../../src/testing/index.js';
@@ -206,77 +208,44 @@ function buildGraph() {
 
   interface PodSvcs { metadata: { name: string; namespace: string }; nonEmpty: string[]; any: number }
   const selects = (sel: Labels, labels: Labels): boolean => isSubset(sel, labels);
-  // filterSelectsNonEmpty + filterSelects.
-  const podServices = add(
-    'podServices',
+  // filterSelectsNonEmpty + filterSelects, through `fetchSvcs`, on the services of the pod's namespace.
+  const podServicesVia = (name: string, fetchSvcs: (ctx: HandlerContext, ...filters: FetchFilter[]) => Svc[]) =>
     newCollection(simplePods, (ctx, p): PodSvcs => {
       const inNs = filterGeneric((svc: Svc) => svc.metadata.namespace === p.metadata.namespace);
       return {
         metadata: p.metadata,
-        nonEmpty: sorted(fetch(ctx, svcs, filterSelectsNonEmpty(p.labels), inNs).map((svc) => svc.metadata.name)),
-        any: fetch(ctx, svcs, filterSelects(p.labels), inNs).length,
+        nonEmpty: sorted(fetchSvcs(ctx, filterSelectsNonEmpty(p.labels), inNs).map((svc) => svc.metadata.name)),
+        any: fetchSvcs(ctx, filterSelects(p.labels), inNs).length,
       };
-    }, { name: 'podServices' }),
-    (s) =>
-      s.pods
-        .map(toSimple)
-        .filter((p): p is SimplePod => p !== undefined)
-        .map((p) => {
-          const inNs = s.svcs.filter((svc) => svc.metadata.namespace === p.metadata.namespace);
-          return {
-            metadata: p.metadata,
-            nonEmpty: sorted(inNs.filter((svc) => Object.keys(svc.spec.selector).length > 0 && selects(svc.spec.selector, p.labels)).map((svc) => svc.metadata.name)),
-            any: inNs.filter((svc) => selects(svc.spec.selector, p.labels)).length,
-          };
-        }),
-  );
+    }, { name });
+  const expectedPodServices = (s: Snapshot, visible: (svc: Svc) => boolean): PodSvcs[] =>
+    s.pods
+      .map(toSimple)
+      .filter((p): p is SimplePod => p !== undefined)
+      .map((p) => {
+        const inNs = s.svcs.filter((svc) => svc.metadata.namespace === p.metadata.namespace && visible(svc));
+        return {
+          metadata: p.metadata,
+          nonEmpty: sorted(inNs.filter((svc) => Object.keys(svc.spec.selector).length > 0 && selects(svc.spec.selector, p.labels)).map((svc) => svc.metadata.name)),
+          any: inNs.filter((svc) => selects(svc.spec.selector, p.labels)).length,
+        };
+      });
+  const podServices = add('podServices', podServicesVia('podServices', (ctx, ...filters) => fetch(ctx, svcs, ...filters)), (s) => expectedPodServices(s, () => true));
 
   // The same through an index whose one group holds every service (up to 12): once it has 8, fetches by
   // selector go through the group's selector lookup instead of a scan.
   const allSvcs = newIndex(svcs, 'all', () => ['all']);
-  add(
-    'podServicesByLookup',
-    newCollection(simplePods, (ctx, p): PodSvcs => {
-      const inNs = filterGeneric((svc: Svc) => svc.metadata.namespace === p.metadata.namespace);
-      return {
-        metadata: p.metadata,
-        nonEmpty: sorted(allSvcs.fetch(ctx, 'all', filterSelectsNonEmpty(p.labels), inNs).map((svc) => svc.metadata.name)),
-        any: allSvcs.fetch(ctx, 'all', filterSelects(p.labels), inNs).length,
-      };
-    }, { name: 'podServicesByLookup' }),
-    (s) => expectedOf(s, 'podServices') as PodSvcs[],
-  );
+  add('podServicesByLookup', podServicesVia('podServicesByLookup', (ctx, ...filters) => allSvcs.fetch(ctx, 'all', ...filters)), (s) => expectedPodServices(s, () => true));
 
   // The same from a derived collection of the services (a whole collection, no index: its selector lookup once
   // it holds 8). A service whose name ends in 1 produces nothing while the mode is odd, so entries lose and
   // regain their outputs in place, ahead of others.
+  const hiddenIn = (mode: number | undefined, svc: Svc): boolean => (mode ?? 0) % 2 === 1 && svc.metadata.name.endsWith('1');
   const derivedSvcs = newCollection(svcs, (ctx, svc): Svc | undefined =>
-    ((fetch(ctx, mode.asCollection())[0] ?? 0) % 2 === 1 && svc.metadata.name.endsWith('1') ? undefined : { metadata: svc.metadata, spec: { selector: svc.spec.selector } }),
+    (hiddenIn(fetch(ctx, mode.asCollection())[0], svc) ? undefined : { metadata: svc.metadata, spec: { selector: svc.spec.selector } }),
     { name: 'derivedSvcs' });
-  add(
-    'podDerivedServices',
-    newCollection(simplePods, (ctx, p): PodSvcs => {
-      const inNs = filterGeneric((svc: Svc) => svc.metadata.namespace === p.metadata.namespace);
-      return {
-        metadata: p.metadata,
-        nonEmpty: sorted(fetch(ctx, derivedSvcs, filterSelectsNonEmpty(p.labels), inNs).map((svc) => svc.metadata.name)),
-        any: fetch(ctx, derivedSvcs, filterSelects(p.labels), inNs).length,
-      };
-    }, { name: 'podDerivedServices' }),
-    (s) => {
-      const hidden = (svc: Svc): boolean => (s.mode ?? 0) % 2 === 1 && svc.metadata.name.endsWith('1');
-      return s.pods
-        .map(toSimple)
-        .filter((p): p is SimplePod => p !== undefined)
-        .map((p) => {
-          const inNs = s.svcs.filter((svc) => svc.metadata.namespace === p.metadata.namespace && !hidden(svc));
-          return {
-            metadata: p.metadata,
-            nonEmpty: sorted(inNs.filter((svc) => Object.keys(svc.spec.selector).length > 0 && selects(svc.spec.selector, p.labels)).map((svc) => svc.metadata.name)),
-            any: inNs.filter((svc) => selects(svc.spec.selector, p.labels)).length,
-          };
-        });
-    },
+  add('podDerivedServices', podServicesVia('podDerivedServices', (ctx, ...filters) => fetch(ctx, derivedSvcs, ...filters)), (s) =>
+    expectedPodServices(s, (svc) => !hiddenIn(s.mode, svc)),
   );
 
   // filterIndex.

@@ -60,9 +60,7 @@ export class SelectorLookup<T> {
   set(key: string, value: T): void {
     const slot = this.slots.get(key);
     if (slot === undefined) {
-      const added: Slot<T> = { value, selector: undefined, seq: this.nextSeq++, bucket: undefined, pos: -1, anchorName: undefined, anchorValue: undefined };
-      this.slots.set(key, added);
-      this.file(added);
+      this.file(this.place(key, value));
       return;
     }
     if (slot.value === value) return;
@@ -81,8 +79,14 @@ export class SelectorLookup<T> {
    * entry comes first, its output may come later) keeps the set's own order this way.
    */
   reserve(key: string): void {
-    if (this.slots.has(key)) return;
-    this.slots.set(key, { value: undefined, selector: undefined, seq: this.nextSeq++, bucket: undefined, pos: -1, anchorName: undefined, anchorValue: undefined });
+    if (!this.slots.has(key)) this.place(key, undefined);
+  }
+
+  /** A new, unfiled slot for `key` at the end of the order. */
+  private place(key: string, value: T | undefined): Slot<T> {
+    const slot: Slot<T> = { value, selector: undefined, seq: this.nextSeq++, bucket: undefined, pos: -1, anchorName: undefined, anchorValue: undefined };
+    this.slots.set(key, slot);
+    return slot;
   }
 
   /** Takes `key`'s value away but keeps its place in the order (see `reserve`). */
