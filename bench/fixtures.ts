@@ -56,6 +56,56 @@ export function krtServices(n = 50): Service[] {
   return out;
 }
 
+/** Labels, namespace and IP of a pod to be given the shape an informer delivers (see `informerShapedPod`). */
+export interface PodIdentity {
+  readonly name: string;
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly podIP: string;
+}
+
+/**
+ * A pod shaped like what an informer delivers: nested metadata with annotations and an owner reference, a
+ * container spec, status with conditions. `i` varies the uid, resource version and node.
+ */
+export function informerShapedPod(i: number, id: PodIdentity): Pod & Record<string, unknown> {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: id.name,
+      namespace: id.namespace,
+      uid: `0000-${i}`,
+      resourceVersion: String(1000 + i),
+      labels: id.labels,
+      annotations: { 'example.com/owner': 'team-a' },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-uid', controller: true }],
+    },
+    spec: {
+      nodeName: `node-${i % 20}`,
+      serviceAccountName: 'default',
+      containers: [{ name: 'app', image: 'example/app:1.2.3', ports: [{ containerPort: 8080, protocol: 'TCP' }], env: [{ name: 'MODE', value: 'prod' }] }],
+    },
+    status: {
+      phase: 'Running',
+      podIP: id.podIP,
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: 'ContainersReady', status: 'True' },
+      ],
+    },
+  };
+  return pod;
+}
+
+/**
+ * The object as a watch or list hands it over: parsed from JSON. V8's parser internalizes short strings
+ * (names like `pod-12`, label values like `app-3`), so pods share them, which objects built in code do not.
+ */
+export function fromWire<T>(o: T): T {
+  return JSON.parse(JSON.stringify(o)) as T;
+}
+
 /** The same pod with a new IP; the rest is shared, as an immer-produced update would be. */
 export function withNewIp(p: Pod, ips: IpAllocator): Pod {
   return { metadata: p.metadata, spec: p.spec, status: { phase: p.status.phase, podIP: ips.allocate() } };
