@@ -173,3 +173,34 @@ describe('DerivedCollection selector lookup', () => {
     log.restore();
   });
 });
+
+describe('DerivedCollection work list', () => {
+  afterEach(() => setStrictMode(false));
+
+  interface Item {
+    metadata: { name: string };
+    n: number;
+  }
+  const item = (name: string, n: number): Item => ({ metadata: { name }, n });
+  const entriesOf = (c: Collection<unknown>): Map<string, { queued: boolean }> => (internal(c) as unknown as { entries: Map<string, { queued: boolean }> }).entries;
+
+  it('should unmark every input it recomputed, so that the next change to any of them is seen', () => {
+    const items = newStaticCollection<Item>([item('a', 1), item('b', 1), item('c', 1)]);
+    const doubled = newCollection(items, (_ctx, i) => ({ metadata: i.metadata, n: 2 * i.n }));
+    for (let round = 2; round < 5; round++) {
+      batch(() => {
+        for (const name of ['a', 'b', 'c']) items.updateObject(item(name, round));
+      });
+      expect([...entriesOf(doubled).values()].map((e) => e.queued)).toEqual([false, false, false]);
+      expect(doubled.list().map((i) => i.n)).toEqual([2 * round, 2 * round, 2 * round]);
+    }
+  });
+
+  it('should report in strict mode an input left marked after its flush, which a later change would skip', () => {
+    setStrictMode(true);
+    const items = newStaticCollection<Item>([item('a', 1), item('b', 1)]);
+    const doubled = newCollection(items, (_ctx, i) => ({ metadata: i.metadata, n: 2 * i.n }));
+    entriesOf(doubled).get('a')!.queued = true;
+    expect(() => items.updateObject(item('b', 2))).toThrow(/collection ".*": input "a" is still marked queued after its flush/);
+  });
+});

@@ -43,10 +43,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private readonly depSources = new ScratchList<number>();
   private readonly depEvents = new ScratchList<readonly Event<unknown>[]>();
   private readonly depKeys = new ScratchList<readonly string[]>();
-  /** The inputs to recompute in the running flush, each once (marked with `flushes`). */
+  /** The inputs to recompute in the running flush, each once (marked `queued` while on it). */
   private readonly affected = new ScratchList<KeyEntry<O>>();
-  /** Flushes so far: the mark that queues an input at most once per flush. */
-  private flushes = 0;
   /** Inputs whose run was abandoned because it read a collection that had not committed yet (rerun next flush). */
   private retry: KeyEntry<O>[] = [];
   /** The rank this collection had when the running flush started (Infinity outside a flush). */
@@ -167,7 +165,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   flush(): void {
-    const mark = ++this.flushes;
     const affected = this.affected;
     // The parent's batches carry each input's committed value (a later batch overrides an earlier one): it
     // is kept in the input's entry, so no recompute looks the key up in the parent again.
@@ -177,13 +174,13 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       for (let i = 0; i < keys.length; i++) {
         const rec = this.record(keys[i]!);
         rec.input = events[i]!.new;
-        this.queue(rec, mark);
+        this.queue(rec);
       }
     }
     this.parentKeys.reset();
     this.parentEvents.reset();
     for (let b = 0; b < this.depSources.length; b++) {
-      this.deps.collectAffected(this.depSources.at(b), this.depEvents.at(b), this.depKeys.at(b), mark, affected);
+      this.deps.collectAffected(this.depSources.at(b), this.depEvents.at(b), this.depKeys.at(b), affected);
     }
     this.depSources.reset();
     this.depEvents.reset();
@@ -192,17 +189,26 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       const again = this.retry;
       this.retry = [];
       // A retried input may have been deleted and re-added since: recompute whatever record holds its key now.
-      for (const r of again) this.queue(this.record(r.key), mark);
+      for (const r of again) this.queue(this.record(r.key));
     }
     if (this.disposed) {
-      affected.reset();
+      this.dequeueFrom(0);
       return;
     }
     const rank = this.rank;
     this.flushRank = rank;
-    // Index loop: `affected` does not grow while it is worked through (dependency marks happen above).
-    for (let i = 0; i < affected.length; i++) this.recompute(affected.at(i));
-    affected.reset();
+    // Index loop: `affected` does not grow while it is worked through (dependency marks happen above). An
+    // entry leaves the list before its run, so that a later flush can queue it again whatever the run does.
+    let i = 0;
+    try {
+      for (; i < affected.length; i++) {
+        const r = affected.at(i);
+        r.queued = false;
+        this.recompute(r);
+      }
+    } finally {
+      this.dequeueFrom(i);
+    }
     this.flushRank = Infinity;
     this.ledger.reportConflicts();
     if (this.rank !== rank || this.retry.length > 0) {
@@ -229,10 +235,17 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   /** Adds an input to this flush's work, once. */
-  private queue(r: KeyEntry<O>, mark: number): void {
-    if (r.queuedAt === mark) return;
-    r.queuedAt = mark;
+  private queue(r: KeyEntry<O>): void {
+    if (r.queued) return;
+    r.queued = true;
     this.affected.push(r);
+  }
+
+  /** Empties the flush's work list, unmarking the entries from `from` on (those before it were unmarked as they ran). */
+  private dequeueFrom(from: number): void {
+    const affected = this.affected;
+    for (let i = from; i < affected.length; i++) affected.at(i).queued = false;
+    affected.reset();
   }
 
   protected upstreamReady(): boolean {
@@ -422,9 +435,15 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     return { outputs, inputCollection: this.parent.name, inputs, synced: this.hasSynced() };
   }
 
+  /** Strict mode: after a commit no entry may still be marked queued (a later flush would skip it, and lose its change). */
+  private queuedLeft(): string | undefined {
+    for (const e of this.entries.values()) if (e.queued) return `input ${JSON.stringify(e.key)} is still marked queued after its flush`;
+    return undefined;
+  }
+
   override checkInvariants(): void {
     super.checkInvariants();
-    const bad = outputLedgerInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq) ?? this.deps.inconsistency();
+    const bad = outputLedgerInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq) ?? this.deps.inconsistency() ?? this.queuedLeft();
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }
 }

@@ -12,6 +12,7 @@ const INPUT = 1;
 const APPLIED = 2;
 const REWRITTEN = 4;
 const CHANGED = 8;
+const QUEUED = 16;
 
 /**
  * What few entries need, kept in an object that exists only while one of them is set: several outputs,
@@ -28,7 +29,7 @@ interface Rare<O> {
 /** @internal One key of a derived collection: its input side, its output side, or both. */
 export class KeyEntry<O> implements TrackedInput {
   // ---- input side: the parent holds an object under this key ----
-  /** `isInput`, `applied`, `rewritten` and `changed` as bits of one number (a field each would cost 8 bytes a key). */
+  /** `isInput`, `applied`, `rewritten`, `changed` and `queued` as bits of one number (a field each would cost 8 bytes a key). */
   private flags = 0;
   /**
    * The parent's value for the key, as its last batch said (undefined: not an input). A recompute that a
@@ -37,7 +38,6 @@ export class KeyEntry<O> implements TrackedInput {
   input: unknown = undefined;
   /** What the last committed run fetched (written by the DependencyIndex). */
   deps: DepList = undefined;
-  queuedAt = 0;
   /**
    * The last applied run's outputs, including outputs another input owns (shadowed). One output (most
    * transforms) sits in `oneKey`/`oneValue`; several in `many`; none: `oneValue` and `many` undefined.
@@ -83,6 +83,14 @@ export class KeyEntry<O> implements TrackedInput {
   }
   set changed(on: boolean) {
     this.flags = on ? this.flags | CHANGED : this.flags & ~CHANGED;
+  }
+
+  /** On the running flush's list of inputs to recompute (set while the list is built, cleared as it is worked through). */
+  get queued(): boolean {
+    return (this.flags & QUEUED) !== 0;
+  }
+  set queued(on: boolean) {
+    this.flags = on ? this.flags | QUEUED : this.flags & ~QUEUED;
   }
 
   /** The last applied run's outputs when there are two or more (see `oneValue`). */
@@ -170,7 +178,7 @@ export class KeyEntry<O> implements TrackedInput {
 
   /** Forgets the input side (the parent no longer holds the key); the output side stays. */
   clearInput(): void {
-    this.flags &= REWRITTEN | CHANGED;
+    this.flags &= REWRITTEN | CHANGED | QUEUED;
     this.input = undefined;
     this.oneKey = '';
     this.oneValue = undefined;

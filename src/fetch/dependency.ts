@@ -18,6 +18,8 @@ export interface Dependency {
   readonly generic?: (o: unknown) => boolean;
   /** partialFetch: an update for which this returns true does not count as a change. */
   readonly suppress?: (a: unknown, b: unknown) => boolean;
+  /** Where a stored record keeps `labels`, `selects`, `generic` and `suppress` (undefined: none of them is set). */
+  readonly rare?: RareFilters;
 }
 
 /**
@@ -54,11 +56,55 @@ function isMany(d: DepList): d is readonly Dependency[] {
 }
 
 /**
- * Every dependency has all fields from construction, in one order: V8 then gives every record one hidden
- * class, and `matches` (run for each candidate of each event) stays monomorphic. Adding fields as filters
- * appear made a different shape per filter combination, and building them was a tenth of a recompute.
+ * @internal The filters few fetches combine: kept in an object that exists only when one of them is set. Every input
+ * keeps its records as long as it lives, and a field each would cost a 100k-input collection 0.8 MB per filter.
+ */
+export interface RareFilters {
+  readonly labels: Labels | undefined;
+  readonly selects: Labels | undefined;
+  readonly generic: ((o: unknown) => boolean) | undefined;
+  readonly suppress: ((a: unknown, b: unknown) => boolean) | undefined;
+}
+
+/**
+ * A stored dependency: five fields, set in one order by one constructor, so every record has one hidden
+ * class and `matches` (run for each candidate of each event) stays monomorphic. A key filter and an index
+ * filter never come together (`finish` refuses them), so the keys and the index key share a field; the
+ * filter a pod's fetch of the services selecting it uses has its own, and the rest wait in `rare`.
  */
 class DependencyRecord implements Dependency {
+  constructor(
+    readonly source: InternalCollection<unknown>,
+    readonly indexHandle: IndexHandle<unknown> | undefined,
+    /** The index key when `indexHandle` is set, else the key filter's keys (or undefined). */
+    private readonly narrowedTo: readonly string[] | string | undefined,
+    readonly selectsNonEmpty: Labels | undefined,
+    readonly rare: RareFilters | undefined,
+  ) {}
+
+  get keys(): readonly string[] | undefined {
+    return this.indexHandle === undefined ? (this.narrowedTo as readonly string[] | undefined) : undefined;
+  }
+  get indexKey(): string | undefined {
+    return this.indexHandle === undefined ? undefined : (this.narrowedTo as string);
+  }
+  get labels(): Labels | undefined {
+    return this.rare?.labels;
+  }
+  get selects(): Labels | undefined {
+    return this.rare?.selects;
+  }
+  get generic(): ((o: unknown) => boolean) | undefined {
+    return this.rare?.generic;
+  }
+  get suppress(): ((a: unknown, b: unknown) => boolean) | undefined {
+    return this.rare?.suppress;
+  }
+}
+
+/** Filters as they are parsed, before they become a record: one field each (not a Dependency: it has no `rare`). */
+class ParsedFilters {
+  source: InternalCollection<unknown> = undefined as unknown as InternalCollection<unknown>;
   keys: readonly string[] | undefined = undefined;
   indexHandle: IndexHandle<unknown> | undefined = undefined;
   indexKey: string | undefined = undefined;
@@ -67,15 +113,13 @@ class DependencyRecord implements Dependency {
   selectsNonEmpty: Labels | undefined = undefined;
   generic: ((o: unknown) => boolean) | undefined = undefined;
   suppress: ((a: unknown, b: unknown) => boolean) | undefined = undefined;
-
-  constructor(public source: InternalCollection<unknown>) {}
 }
 
 /**
- * Filters are parsed into this one record first. It is only read and copied, never handed out, and parsing
+ * Filters are parsed into this one object first. It is only read and copied, never handed out, and parsing
  * runs no user code, so nothing can re-enter while it is in use.
  */
-const parsed = new DependencyRecord(undefined as unknown as InternalCollection<unknown>);
+const parsed = new ParsedFilters();
 
 /**
  * @internal Folds filters into a dependency on `source`. When `previous` (what the same fetch of the last
@@ -125,26 +169,25 @@ function repeatsIndexed(
   key: string,
   filters: readonly FetchFilter[],
 ): boolean {
-  if (previous.source !== source || previous.indexHandle !== handle || previous.indexKey !== key) return false;
-  if (previous.keys !== undefined || previous.suppress !== undefined || filters.length > 1) return false;
-  const p = previous;
-  if (filters.length === 0) return p.labels === undefined && p.selects === undefined && p.selectsNonEmpty === undefined && p.generic === undefined;
+  if (previous.source !== source || previous.indexHandle !== handle || previous.indexKey !== key || filters.length > 1) return false;
+  const rare = previous.rare;
+  if (filters.length === 0) return rare === undefined && previous.selectsNonEmpty === undefined;
   const f = filters[0]!;
   switch (f.kind) {
-    case 'labels':
-      return p.labels === f.labels && p.selects === undefined && p.selectsNonEmpty === undefined && p.generic === undefined;
-    case 'selects':
-      return p.selects === f.labels && p.labels === undefined && p.selectsNonEmpty === undefined && p.generic === undefined;
     case 'selectsNonEmpty':
-      return p.selectsNonEmpty === f.labels && p.labels === undefined && p.selects === undefined && p.generic === undefined;
+      return previous.selectsNonEmpty === f.labels && rare === undefined;
+    case 'labels':
+      return rare !== undefined && rare.labels === f.labels && rare.selects === undefined && rare.generic === undefined && rare.suppress === undefined && previous.selectsNonEmpty === undefined;
+    case 'selects':
+      return rare !== undefined && rare.selects === f.labels && rare.labels === undefined && rare.generic === undefined && rare.suppress === undefined && previous.selectsNonEmpty === undefined;
     case 'generic':
-      return p.generic === f.predicate && p.labels === undefined && p.selects === undefined && p.selectsNonEmpty === undefined;
+      return rare !== undefined && rare.generic === f.predicate && rare.labels === undefined && rare.selects === undefined && rare.suppress === undefined && previous.selectsNonEmpty === undefined;
     default:
       return false;
   }
 }
 
-function start(source: InternalCollection<unknown>): DependencyRecord {
+function start(source: InternalCollection<unknown>): ParsedFilters {
   const d = parsed;
   release(d);
   d.source = source;
@@ -160,27 +203,23 @@ function finish(previous: Dependency | undefined): Dependency {
     release(d);
     return previous;
   }
-  const out = new DependencyRecord(d.source);
-  out.keys = d.keys;
-  out.indexHandle = d.indexHandle;
-  out.indexKey = d.indexKey;
-  out.labels = d.labels;
-  out.selects = d.selects;
-  out.selectsNonEmpty = d.selectsNonEmpty;
-  out.generic = d.generic;
-  out.suppress = d.suppress;
+  const rare =
+    d.labels === undefined && d.selects === undefined && d.generic === undefined && d.suppress === undefined
+      ? undefined
+      : { labels: d.labels, selects: d.selects, generic: d.generic, suppress: d.suppress };
+  const out = new DependencyRecord(d.source, d.indexHandle, d.indexHandle !== undefined ? d.indexKey : d.keys, d.selectsNonEmpty, rare);
   release(d);
   return out;
 }
 
 /** Drops the scratch record's references, so that it never keeps a disposed graph alive. */
-function release(d: DependencyRecord): void {
+function release(d: ParsedFilters): void {
   d.source = undefined as unknown as InternalCollection<unknown>;
   d.keys = d.indexHandle = d.indexKey = d.labels = d.selects = d.selectsNonEmpty = d.generic = d.suppress = undefined;
 }
 
 /** Whether two records select the same objects and treat changes alike (label maps compared by identity). */
-function sameRecord(a: Dependency, b: Dependency): boolean {
+function sameRecord(a: Dependency, b: ParsedFilters): boolean {
   return (
     a.source === b.source &&
     sameKeys(a.keys, b.keys) &&
@@ -202,7 +241,7 @@ export function sameKeys(a: readonly string[] | undefined, b: readonly string[] 
   return true;
 }
 
-function applyFilter(d: DependencyRecord, f: FetchFilter): void {
+function applyFilter(d: ParsedFilters, f: FetchFilter): void {
   switch (f.kind) {
     case 'keys':
       d.keys = f.keys;
@@ -225,7 +264,7 @@ function applyFilter(d: DependencyRecord, f: FetchFilter): void {
   }
 }
 
-function setIndex(d: DependencyRecord, handle: IndexHandle<unknown>, key: string): void {
+function setIndex(d: ParsedFilters, handle: IndexHandle<unknown>, key: string): void {
   if (handle.source !== d.source) {
     throw new UsageError(
       `filterIndex: index ${JSON.stringify(handle.name)} belongs to collection ` +
@@ -241,10 +280,12 @@ function setIndex(d: DependencyRecord, handle: IndexHandle<unknown>, key: string
  * lookup named, whose selector the lookup read when it filed the object.
  */
 export function matchesFiledBy(dep: Dependency, o: unknown, selector: Labels): boolean {
-  if (dep.selects !== undefined && !isSubset(selector, dep.selects)) return false;
   if (dep.selectsNonEmpty !== undefined && !selectsNonEmpty(selector, dep.selectsNonEmpty)) return false;
-  if (dep.labels !== undefined && !isSubset(dep.labels, labelsOf(o))) return false;
-  if (dep.generic !== undefined && !dep.generic(o)) return false;
+  const rare = dep.rare;
+  if (rare === undefined) return true;
+  if (rare.selects !== undefined && !isSubset(selector, rare.selects)) return false;
+  if (rare.labels !== undefined && !isSubset(rare.labels, labelsOf(o))) return false;
+  if (rare.generic !== undefined && !rare.generic(o)) return false;
   return true;
 }
 
@@ -258,7 +299,8 @@ export function matches(dep: Dependency, o: unknown, prefiltered: boolean): bool
     if (dep.indexHandle !== undefined && !dep.indexHandle.extract(o).includes(dep.indexKey!)) return false;
   }
   // The selector is read only when a selector filter needs it (it may run the object's getLabelSelector).
-  return matchesFiledBy(dep, o, dep.selects === undefined && dep.selectsNonEmpty === undefined ? NO_SELECTOR : selectorOf(o));
+  const bySelector = dep.selectsNonEmpty !== undefined || (dep.rare !== undefined && dep.rare.selects !== undefined);
+  return matchesFiledBy(dep, o, bySelector ? selectorOf(o) : NO_SELECTOR);
 }
 
 /** Stands in for the selector of an object when no selector filter reads it. */

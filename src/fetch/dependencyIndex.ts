@@ -11,8 +11,11 @@ import { depArray, depAt, depCount, matches, sameKeys, type DepList, type Depend
 export interface TrackedInput {
   readonly key: string;
   deps: DepList;
-  /** The flush in which the input was last queued for recompute (see `collectAffected`). */
-  queuedAt: number;
+  /**
+   * Whether the input is already on the running flush's list (see `collectAffected`): the owner clears it
+   * as it works through the list. A flag, not a flush counter, to save every input a field.
+   */
+  queued: boolean;
 }
 
 /** Where `collectAffected` appends the inputs it finds. */
@@ -120,31 +123,32 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
 
   /**
    * Appends to `out` every input whose recorded dependencies on `sourceUid` match the old or the new object
-   * of some event (an update whose partialFetch projection is unchanged does not count), marking each with
-   * `mark` so that it is appended once however many events reach it. `keys[i]` is the key of `events[i]`.
+   * of some event (an update whose partialFetch projection is unchanged does not count) and is not queued
+   * yet, and marks it `queued`, so that it is appended once however many events reach it. `keys[i]` is the
+   * key of `events[i]`.
    */
-  collectAffected(sourceUid: number, events: readonly Event<unknown>[], keys: readonly string[], mark: number, out: Sink<R>): void {
+  collectAffected(sourceUid: number, events: readonly Event<unknown>[], keys: readonly string[], out: Sink<R>): void {
     const entry = this.bySource.get(sourceUid);
     if (entry === undefined) return;
     const { byKey, byIndex, scan } = entry;
     for (let i = 0; i < events.length; i++) {
       const e = events[i]!;
       // An event's old and new objects live under one key.
-      if (byKey.size > 0) this.consider(byKey.get(keys[i]!), sourceUid, e, mark, out);
+      if (byKey.size > 0) this.consider(byKey.get(keys[i]!), sourceUid, e, out);
       if (byIndex.size > 0) {
         for (const ix of byIndex.values()) {
-          if (e.old !== undefined) for (const k of ix.handle.extract(e.old)) this.consider(ix.keys.get(k), sourceUid, e, mark, out);
-          if (e.new !== undefined) for (const k of ix.handle.extract(e.new)) this.consider(ix.keys.get(k), sourceUid, e, mark, out);
+          if (e.old !== undefined) for (const k of ix.handle.extract(e.old)) this.consider(ix.keys.get(k), sourceUid, e, out);
+          if (e.new !== undefined) for (const k of ix.handle.extract(e.new)) this.consider(ix.keys.get(k), sourceUid, e, out);
         }
       }
-      if (scan.size > 0) this.consider(scan, sourceUid, e, mark, out);
+      if (scan.size > 0) this.consider(scan, sourceUid, e, out);
     }
   }
 
   /** Strict mode: rebuilds the reverse index from the per-input records and compares. */
   inconsistency(): string | undefined {
     const copies = new Map<string, TrackedInput>();
-    for (const k of this.inputs.keys()) copies.set(k, { key: k, deps: undefined, queuedAt: 0 });
+    for (const k of this.inputs.keys()) copies.set(k, { key: k, deps: undefined, queued: false });
     const fresh = new DependencyIndex<TrackedInput>({ firstUse: () => {}, lastUse: () => {} }, copies);
     for (const [k, r] of this.inputs) fresh.set(copies.get(k)!, r.deps);
     for (const r of this.inputs.values()) if (Array.isArray(r.deps) && (r.deps as readonly Dependency[]).length < 2) return `input ${JSON.stringify(r.key)} keeps ${(r.deps as readonly Dependency[]).length} dependencies in an array`;
@@ -163,11 +167,11 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
     return undefined;
   }
 
-  private consider(candidates: Set<R> | undefined, sourceUid: number, e: Event<unknown>, mark: number, out: Sink<R>): void {
+  private consider(candidates: Set<R> | undefined, sourceUid: number, e: Event<unknown>, out: Sink<R>): void {
     if (candidates === undefined) return;
     for (const input of candidates) {
-      if (input.queuedAt !== mark && this.changes(input, sourceUid, e)) {
-        input.queuedAt = mark;
+      if (!input.queued && this.changes(input, sourceUid, e)) {
+        input.queued = true;
         out.push(input);
       }
     }
