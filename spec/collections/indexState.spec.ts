@@ -7,6 +7,7 @@ import {
   filterSelects,
   filterSelectsNonEmpty,
   newCollection,
+  newIndex,
   newNamespaceIndex,
   newSingleton,
   newStaticCollection,
@@ -127,5 +128,25 @@ describe('IndexState selector lookups', () => {
     expect(scan.errors.some((m) => m.includes('selector of o4 unreadable'))).toBe(true);
     expect(lookup.errors).toEqual(scan.errors);
     expect([scan.mended, lookup.mended]).toEqual([6, 12]);
+  });
+});
+
+describe('IndexState.extract', () => {
+  it('should run the extract function a few times for a change that reaches many readers, not twice per reader', () => {
+    let calls = 0;
+    const services = newStaticCollection<Svc>([svc('ns', 'web', { app: 'web' })], { name: 'Services' });
+    const byNs = newIndex(services, 'counted-namespace', (s) => {
+      calls++;
+      return [s.metadata.namespace];
+    });
+    interface P { metadata: { name: string; namespace: string; labels: Record<string, string> } }
+    const pods = newStaticCollection<P>(Array.from({ length: 50 }, (_, i) => ({ metadata: { name: `p${i}`, namespace: 'ns', labels: { app: 'web' } } })));
+    const served = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, services: byNs.fetch(ctx, 'ns', filterSelectsNonEmpty(p.metadata.labels)).length }));
+    calls = 0;
+    // The 50 readers are each tested against the event's old and new object: with a one-entry memo the two
+    // evicted each other, and this took 2 calls per reader.
+    services.updateObject(svc('ns', 'web', { app: 'other' }));
+    expect(served.list().every((w) => w.services === 0)).toBe(true);
+    expect(calls).toBeLessThanOrEqual(4);
   });
 });

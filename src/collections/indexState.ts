@@ -26,9 +26,11 @@ export class IndexState<T> implements IndexHandle<T> {
 
   /** The index keys of `o`; an extract function that throws files the object under no key (and is reported). */
   extract(o: T): readonly string[] {
-    // One-entry memo: change detection asks for the keys of the same (immutable) object once per candidate
-    // input, e.g. a service change checked against the 1000 pods of its namespace.
+    // A two-entry memo: change detection asks for the keys of an event's old and new objects (immutable) in
+    // turn, once per candidate input, e.g. a service change checked against the 1000 pods of its namespace.
+    // With one entry the two evicted each other, and every candidate ran the extract function twice.
     if (o === this.lastObject && o !== undefined) return this.lastKeys;
+    if (o === this.otherObject && o !== undefined) return this.otherKeys;
     let keys: readonly string[];
     try {
       keys = this.extractFn(o) ?? NONE;
@@ -37,6 +39,8 @@ export class IndexState<T> implements IndexHandle<T> {
       return NONE;
     }
     if (typeof o === 'object' && o !== null) {
+      this.otherObject = this.lastObject;
+      this.otherKeys = this.lastKeys;
       this.lastObject = o;
       this.lastKeys = keys;
     }
@@ -45,6 +49,8 @@ export class IndexState<T> implements IndexHandle<T> {
 
   private lastObject: T | undefined = undefined;
   private lastKeys: readonly string[] = NONE;
+  private otherObject: T | undefined = undefined;
+  private otherKeys: readonly string[] = NONE;
 
   get size(): number {
     return this.groups.size;
