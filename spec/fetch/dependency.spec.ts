@@ -2,7 +2,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { filterGeneric, filterIndex, filterKey, filterKeys, filterLabel, filterSelects, filterSelectsNonEmpty, newIndex, newStaticCollection, type FetchFilter } from '../../src/index.js';
 import { internal, type IndexHandle, type InternalCollection } from '../../src/core/internal.js';
-import { buildDependency, buildIndexedDependency, matches, type Dependency } from '../../src/fetch/dependency.js';
+import { buildDependency, buildIndexedDependency, depArray, depUnion, matches, type Dependency } from '../../src/fetch/dependency.js';
 import { service, type Service } from '../helpers/fixtures.js';
 
 const services = newStaticCollection<Service>([service('a', { app: 'a' }), service('b', { app: 'b' })]);
@@ -111,5 +111,18 @@ describe('matches', () => {
     expect(matches(buildDependency(source, [filterLabel({ app: 'a' })]), a, false)).toBe(false);
     expect(matches(buildDependency(source, [filterKeys('namespace/b')]), a, false)).toBe(false);
     expect(matches(buildDependency(source, [filterKeys('namespace/b')]), a, true)).toBe(true);
+  });
+});
+
+describe('depUnion', () => {
+  it('should keep the first list\'s records ahead of the second\'s, and hand back a list when the other is empty', () => {
+    const x = buildDependency(source, [filterKey('namespace/a')]);
+    const y = buildDependency(source, [filterKey('namespace/b')]);
+    const z = buildDependency(source, [filterLabel(labels)]);
+    expect(depUnion(undefined, undefined)).toBeUndefined();
+    expect(depUnion(x, undefined)).toBe(x);
+    expect(depUnion(undefined, y)).toBe(y);
+    expect(depArray(depUnion(x, y))).toEqual([x, y]);
+    expect(depArray(depUnion([x, y], z))).toEqual([x, y, z]);
   });
 });

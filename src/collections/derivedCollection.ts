@@ -14,7 +14,7 @@ import type { CollectionDump, CollectionOptions, HandlerContext, InputDump } fro
 import type { InternalCollection } from '../core/internal.js';
 import { ScratchList } from '../core/scratchList.js';
 import { DependencyIndex } from '../fetch/dependencyIndex.js';
-import { depArray, depCount, type DepList } from '../fetch/dependency.js';
+import { depArray, depUnion, type DepList } from '../fetch/dependency.js';
 import { TransformContext } from '../fetch/context.js';
 import { CollectionNode, wouldCycle } from './node.js';
 import { keyOutputs } from './transformOutputs.js';
@@ -23,6 +23,7 @@ import { KeyEntry } from './derivedRecords.js';
 import { OutputLedger, type LedgerHost } from './outputLedger.js';
 import { SelectorLookup } from '../core/selectorLookup.js';
 import { visibleValues } from './visibleValues.js';
+import { StagedOutputs } from './stagedOutputs.js';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
@@ -386,7 +387,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   /** A run whose result is not used depends on the last good run's reads plus its own (never accumulated). */
   private keepLastGood(rec: KeyEntry<O>, ctx: TransformContext): void {
     if (rec.goodDeps === null) rec.goodDeps = rec.deps;
-    this.setDeps(rec, union(rec.goodDeps, ctx.deps));
+    this.setDeps(rec, depUnion(rec.goodDeps, ctx.deps));
   }
 
   private setDeps(rec: KeyEntry<O>, deps: DepList): void {
@@ -479,32 +480,4 @@ class LedgerHostOf<I, O> implements LedgerHost<O> {
   reportError(err: TransformError): void {
     this.c.reportError(err);
   }
-}
-
-/** The outputs of one run: one (key and value) or several (a Map), or none. */
-class StagedOutputs<O> {
-  key = '';
-  value: O | undefined = undefined;
-  many: ReadonlyMap<string, O> | undefined = undefined;
-
-  one(key: string, value: O): void {
-    this.key = key;
-    this.value = value;
-  }
-
-  isEmpty(): boolean {
-    return this.value === undefined && this.many === undefined;
-  }
-
-  clear(): void {
-    this.key = '';
-    this.value = undefined;
-    this.many = undefined;
-  }
-}
-
-function union(a: DepList, b: DepList): DepList {
-  if (depCount(a) === 0) return b;
-  if (depCount(b) === 0) return a;
-  return [...depArray(a), ...depArray(b)];
 }

@@ -51,6 +51,13 @@ export function depListOf(records: readonly Dependency[], n: number): DepList {
   return n === records.length ? records : records.slice(0, n);
 }
 
+/** @internal Both lists, `a`'s records first (a failing run depends on its last good run's reads and its own). */
+export function depUnion(a: DepList, b: DepList): DepList {
+  if (depCount(a) === 0) return b;
+  if (depCount(b) === 0) return a;
+  return [...depArray(a), ...depArray(b)];
+}
+
 function isMany(d: DepList): d is readonly Dependency[] {
   return Array.isArray(d);
 }
