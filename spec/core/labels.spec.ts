@@ -30,6 +30,22 @@ describe('selectorOf', () => {
   it('should give an empty selector to an object without one', () => {
     expect(selectorOf({ metadata: { name: 'x' } })).toEqual({});
   });
+
+  it("should give each object its own selector when two or three are read in turn (the memo of the last two)", () => {
+    const objects = [{ spec: { selector: { a: '1' } } }, { spec: { selector: { b: '2' } } }, { selector: { c: '3' } }, { metadata: {} }];
+    const expected = objects.map((o) => ({ ...(o.spec?.selector ?? (o as { selector?: object }).selector ?? {}) }));
+    for (const order of [[0, 1, 0, 1, 0], [0, 1, 2, 0, 1, 2], [3, 0, 3, 2, 2, 1]]) {
+      for (const i of order) expect(selectorOf(objects[i])).toEqual(expected[i]);
+    }
+  });
+
+  it('should call getLabelSelector() on every read, however often the same object is read', () => {
+    let calls = 0;
+    const o = { getLabelSelector: () => (calls++, { a: String(calls) }) };
+    expect(selectorOf(o)).toEqual({ a: '1' });
+    expect(selectorOf(o)).toEqual({ a: '2' });
+    expect(calls).toBe(2);
+  });
 });
 
 describe('isSubset', () => {
