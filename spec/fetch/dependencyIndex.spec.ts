@@ -242,4 +242,28 @@ describe('DependencyIndex', () => {
     expect(ix.depsOf('namespace/p').length).toBeLessThanOrEqual(2);
     expect(out.getKey('namespace/p')?.v).toBe(60);
   });
+
+  it("should read an event's selectors once per event, not once per input it tests", () => {
+    let reads = 0;
+    // A service whose selector counts its reads (an accessor survives freezing).
+    const counted = (name: string, selector: Record<string, string>) => ({
+      metadata: { name, namespace: 'namespace' },
+      get spec() {
+        reads++;
+        return { selector };
+      },
+    });
+    // Eight services: the namespace group answers fetches from its selector lookup, which files selectors once.
+    const services = newStaticCollection([counted('web', { app: 'web' }), ...Array.from({ length: 7 }, (_, i) => counted(`s${i}`, { app: `s${i}` }))]);
+    const byNs = newIndex(services, 'ns', (s) => [s.metadata.namespace]);
+    const pods = newStaticCollection<Pod>(Array.from({ length: 50 }, (_, i) => pod(`p${i}`, `10.0.0.${i}`, { app: 'web' })));
+    const served = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: byNs.fetch(ctx, 'namespace', filterSelectsNonEmpty(p.metadata.labels ?? {})).length }));
+    reads = 0;
+    services.updateObject(counted('web', { app: 'other' }));
+    expect(served.list().every((w) => w.n === 0)).toBe(true);
+    expect(served.list()).toHaveLength(50);
+    // Filing the new service in the selector lookup reads it too, and strict mode's checks read every service
+    // once more; testing the 50 inputs read each side once (twice per input before: over 100 reads).
+    expect(reads).toBeLessThan(20);
+  });
 });

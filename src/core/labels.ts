@@ -19,25 +19,11 @@ export function labelsOf(o: unknown): Labels {
  */
 export function selectorOf(o: unknown): Labels {
   if (o === null || typeof o !== 'object') return EMPTY;
-  // Change detection reads the selectors of an event's old and new object in turn, once per candidate input
-  // (a service change tested against the 1000 pods of its namespace): a two-entry memo answers all but the
-  // first two. Objects handed out are immutable; a getLabelSelector() is user code and is always called.
-  if (o === memoA) return selectorA;
-  if (o === memoB) return selectorB;
   const r = o as { getLabelSelector?: () => Labels | undefined; spec?: { selector?: unknown }; selector?: unknown };
   if (typeof r.getLabelSelector === 'function') return r.getLabelSelector() ?? EMPTY;
-  const selector = asLabelMap(r.spec?.selector ?? r.selector);
-  memoB = memoA;
-  selectorB = selectorA;
-  memoA = o;
-  selectorA = selector;
-  return selector;
+  const s = r.spec?.selector ?? r.selector;
+  return asLabelMap(s);
 }
-
-let memoA: object | undefined = undefined;
-let selectorA: Labels = EMPTY;
-let memoB: object | undefined = undefined;
-let selectorB: Labels = EMPTY;
 
 function asLabelMap(s: unknown): Labels {
   if (s === null || typeof s !== 'object') return EMPTY;

@@ -296,18 +296,23 @@ export function matchesFiledBy(dep: Dependency, o: unknown, selector: Labels): b
   return true;
 }
 
+/** @internal Whether the dependency's filters read the selector of the objects they test. */
+export function readsSelector(dep: Dependency): boolean {
+  return dep.selectsNonEmpty !== undefined || (dep.rare !== undefined && dep.rare.selects !== undefined);
+}
+
 /**
  * @internal Whether `o` passes the dependency's filters. With `prefiltered`, the key and index filters are
- * taken as already satisfied (the object came from a key or index lookup).
+ * taken as already satisfied (the object came from a key or index lookup). `selector`, when given, is
+ * `selectorOf(o)` as the caller already read it.
  */
-export function matches(dep: Dependency, o: unknown, prefiltered: boolean): boolean {
+export function matches(dep: Dependency, o: unknown, prefiltered: boolean, selector?: Labels): boolean {
   if (!prefiltered) {
     if (dep.keys !== undefined && !dep.keys.includes(dep.source.keyOf(o))) return false;
     if (dep.indexHandle !== undefined && !dep.indexHandle.extract(o).includes(dep.indexKey!)) return false;
   }
   // The selector is read only when a selector filter needs it (it may run the object's getLabelSelector).
-  const bySelector = dep.selectsNonEmpty !== undefined || (dep.rare !== undefined && dep.rare.selects !== undefined);
-  return matchesFiledBy(dep, o, bySelector ? selectorOf(o) : NO_SELECTOR);
+  return matchesFiledBy(dep, o, readsSelector(dep) ? (selector ?? selectorOf(o)) : NO_SELECTOR);
 }
 
 /** Stands in for the selector of an object when no selector filter reads it. */

@@ -1,7 +1,8 @@
 // Per-input dependency records and their reverse index: which inputs must recompute when a fetched collection changes.
 import type { Event } from '../core/event.js';
 import type { IndexHandle, InternalCollection } from '../core/internal.js';
-import { depArray, depAt, depCount, matches, sameKeys, type DepList, type Dependency } from './dependency.js';
+import { depArray, depAt, depCount, matches, readsSelector, sameKeys, type DepList, type Dependency } from './dependency.js';
+import { selectorOf, type Labels } from '../core/labels.js';
 
 /**
  * @internal What the index needs of an input: its key, the dependencies of its last committed run (which
@@ -133,6 +134,7 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
     const { byKey, byIndex, scan } = entry;
     for (let i = 0; i < events.length; i++) {
       const e = events[i]!;
+      this.oldSelector = this.newSelector = undefined;
       // An event's old and new objects live under one key.
       if (byKey.size > 0) this.consider(byKey.get(keys[i]!), sourceUid, e, out);
       if (byIndex.size > 0) {
@@ -143,7 +145,16 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
       }
       if (scan.size > 0) this.consider(scan, sourceUid, e, out);
     }
+    this.oldSelector = this.newSelector = undefined;
   }
+
+  /**
+   * The selectors of the event being tested, read by its first candidate that needs them: a service change
+   * is tested against every pod of its namespace, which read them twice per pod before. Not kept when the
+   * read throws, so every candidate meets (and reports) the error as it did.
+   */
+  private oldSelector: Labels | undefined = undefined;
+  private newSelector: Labels | undefined = undefined;
 
   /** Strict mode: rebuilds the reverse index from the per-input records and compares. */
   inconsistency(): string | undefined {
@@ -183,8 +194,9 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
       for (let i = 0, n = depCount(deps); i < n; i++) {
         const dep = depAt(deps, i);
         if (dep.source.uid !== sourceUid) continue;
-        const matchedOld = e.old !== undefined && matches(dep, e.old, false);
-        const matchedNew = e.new !== undefined && matches(dep, e.new, false);
+        const bySelector = readsSelector(dep);
+        const matchedOld = e.old !== undefined && matches(dep, e.old, false, bySelector ? (this.oldSelector ??= selectorOf(e.old)) : undefined);
+        const matchedNew = e.new !== undefined && matches(dep, e.new, false, bySelector ? (this.newSelector ??= selectorOf(e.new)) : undefined);
         if (!matchedOld && !matchedNew) continue;
         // partialFetch: an update with an equal projection changes nothing the transform saw, unless it moved
         // the object into or out of the fetch's result (krt suppresses even then, losing membership changes).
