@@ -8,6 +8,7 @@
 //
 //   npm run bench:ab -- HEAD~1                  B1 (one batch, 1000 transactions) and B2 (burst, fan-out)
 //   npm run bench:ab -- main --only b1 --rounds 600
+//   npm run bench:ab -- main --only b1same      B1's batch where no Workload changes (each pod's phase flips)
 //   npm run bench:ab -- 2bd0707 --quick         B2 at the quick shape (5k pods)
 //
 // The other revision is exported with `git archive` into the system's temporary folder and built there
@@ -25,7 +26,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median, settle } from './harness.js';
 import { cpuTicks, stealPercent } from './hostSteal.js';
-import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod } from './fixtures.js';
+import { IpAllocator, krtPods, krtServices, podKey, withNewIp, withNewPhase, type Pod } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { QUICK, makePods, makeServices, toggled, type Shape } from './b2Scale.js';
 
@@ -41,6 +42,8 @@ interface Args {
   order: 'other-first' | 'here-first' | undefined;
 }
 
+const SCENARIOS = ['b1', 'b1tx', 'b1same', 'b2'];
+
 function parseArgs(argv: readonly string[]): Args {
   const a: Args = { rev: '', only: ['b1', 'b1tx', 'b2'], rounds: undefined, quick: false, order: undefined };
   for (let i = 0; i < argv.length; i++) {
@@ -50,11 +53,11 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--quick') a.quick = true;
     else if (arg === '--order') a.order = argv[++i] === 'here-first' ? 'here-first' : 'other-first';
     else if (!arg.startsWith('--') && a.rev === '') a.rev = arg;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:ab -- <revision> [--only b1,b1tx,b2] [--rounds N] [--quick])`);
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:ab -- <revision> [--only b1,b1tx,b1same,b2] [--rounds N] [--quick])`);
   }
   if (a.rev === '') throw new Error('bench:ab needs the revision to compare with, e.g. npm run bench:ab -- HEAD~1');
   if (a.rounds !== undefined && !(Number.isInteger(a.rounds) && a.rounds >= 3)) throw new Error('--rounds needs an integer of 3 or more');
-  for (const s of a.only) if (!['b1', 'b1tx', 'b2'].includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (b1, b1tx, b2)`);
+  for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
   return a;
 }
 
@@ -92,18 +95,21 @@ async function load(dist: string): Promise<{ workloads: Workloads; engine: Engin
 }
 
 /**
- * B1: 1000 pod IP updates, in one batch or as 1000 transactions. The hand-written controller is set up
- * first or last (`handFirst`), like the builds, so that the pooled ratios against it carry no order either.
+ * B1: 1000 pod IP updates, in one batch or as 1000 transactions; with `sameOutputs`, 1000 updates in one
+ * batch that change no Workload (the phase flips), so every recompute finds its output unchanged. The
+ * hand-written controller is set up first or last (`handFirst`), like the builds, so that the pooled
+ * ratios against it carry no order either.
  */
-function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads; engine: Engine }>, separate: boolean, handFirst: boolean): Contender[] {
+function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads; engine: Engine }>, separate: boolean, handFirst: boolean, sameOutputs = false): Contender[] {
   const ips = new IpAllocator();
+  const updated = (p: Pod): Pod => (sameOutputs ? withNewPhase(p) : withNewIp(p, ips));
   const out: Contender[] = [];
   const addHand = (): void => {
     let handPods = krtPods(1000, ips);
     const hand = HandWrittenController.build(handPods, krtServices(), () => {});
     out.push({
       name: 'hand-written',
-      prepare: () => (handPods = handPods.map((p) => withNewIp(p, ips))),
+      prepare: () => (handPods = handPods.map(updated)),
       op: (arg) => {
         for (const p of arg as Pod[]) hand.podEvent(podKey(p), p);
         hand.drain();
@@ -120,7 +126,7 @@ function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads
     };
     out.push({
       name: b.name,
-      prepare: () => (pods = pods.map((p) => withNewIp(p, ips))),
+      prepare: () => (pods = pods.map(updated)),
       op: separate ? (arg) => write(arg as Pod[]) : (arg) => b.engine.batch(() => write(arg as Pod[])),
       times: [],
     });
@@ -206,7 +212,7 @@ async function child(args: Args, other: { sha: string; dist: string }, names: { 
   for (const scenario of args.only) {
     const isB2 = scenario === 'b2';
     const rounds = args.rounds ?? (isB2 ? (args.quick ? 40 : 16) : 300);
-    const contenders = isB2 ? b2Contenders(builds, shapeOf(args)) : b1Contenders(builds, scenario === 'b1tx', args.order !== 'here-first');
+    const contenders = isB2 ? b2Contenders(builds, shapeOf(args)) : b1Contenders(builds, scenario === 'b1tx', args.order !== 'here-first', scenario === 'b1same');
     const ticks = cpuTicks();
     await run(contenders, rounds);
     const report: ChildReport = { scenario, rounds, times: Object.fromEntries(contenders.map((c) => [c.name, c.times])), steal: stealPercent(ticks, cpuTicks()) };
@@ -238,7 +244,9 @@ async function main(): Promise<void> {
     const both = reports.map((r) => r[s]!);
     const times = (name: string): number[] => both.flatMap((r) => r.times[name] ?? []);
     const isB2 = scenario === 'b2';
-    const title = isB2 ? `B2 (${shape.pods} pods): burst of ${shape.burst} updates, fan-out to ${shape.fanout}` : `B1: 1000 pod updates ${scenario === 'b1tx' ? 'as 1000 transactions' : 'in one batch'}`;
+    const title = isB2
+      ? `B2 (${shape.pods} pods): burst of ${shape.burst} updates, fan-out to ${shape.fanout}`
+      : `B1: 1000 pod updates ${scenario === 'b1tx' ? 'as 1000 transactions' : scenario === 'b1same' ? 'in one batch, changing no Workload' : 'in one batch'}`;
     const steal = both.map((r) => (r.steal === undefined ? '?' : `${r.steal.toFixed(1)} %`)).join(' and ');
     console.log(`\n${title}, ${both[0]!.rounds} rounds in each process (CPU time stolen by other guests: ${steal})`);
     const hand = times('hand-written');

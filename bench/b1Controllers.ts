@@ -1,7 +1,7 @@
 // B1: krt's BenchmarkControllers (1000 pods, 50 services, namespace index + FilterSelectsNonEmpty), one op = 1000 pod IP updates.
 import { batch } from '../src/index.js';
 import { compare, type BenchOptions, type Row, type Scenario, type Variant } from './harness.js';
-import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Service } from './fixtures.js';
+import { IpAllocator, krtPods, krtServices, podKey, withNewIp, withNewPhase, type Pod, type Service } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
 import { buildMobxWorkloads, type MobxWorkloads } from './mobxWorkloads.js';
@@ -19,12 +19,18 @@ interface UpdateCtx<G> {
   events(): number;
 }
 
+/**
+ * One op: every pod updated. By default its IP changes (1000 Workload updates); with `unchanged`, its phase
+ * flips, which no Workload reads, so every recompute finds its output equal to the last and nothing is emitted.
+ */
 function updateVariant<G>(
   name: string,
   build: (pods: Pod[]) => { graph: G; events: () => number },
   apply: (g: G, next: readonly Pod[]) => void,
   extra: Partial<Variant<UpdateCtx<G>>> = {},
+  unchanged = false,
 ): Variant<UpdateCtx<G>> {
+  const expected = unchanged ? 0 : PODS;
   return {
     name,
     ops: PODS,
@@ -36,13 +42,13 @@ function updateVariant<G>(
       return { graph, ips, current: pods, next: [], eventsBefore: 0, events };
     },
     prepare: (c) => {
-      c.next = c.current.map((p) => withNewIp(p, c.ips));
+      c.next = c.current.map(unchanged ? withNewPhase : (p) => withNewIp(p, c.ips));
       c.eventsBefore = c.events();
     },
     run: (c) => apply(c.graph, c.next),
     verify: (c) => {
       const got = c.events() - c.eventsBefore;
-      if (got !== PODS) throw new Error(`${name}: ${got} workload events for ${PODS} pod updates`);
+      if (got !== expected) throw new Error(`${name}: ${got} workload events for ${PODS} pod updates, expected ${expected}`);
       c.current = c.next;
     },
     ...extra,
@@ -56,15 +62,13 @@ function buildHandWritten(pods: Pod[]): { graph: HandWrittenController; events: 
   return { graph, events: () => n };
 }
 
-const handWritten = updateVariant<HandWrittenController>(
-  'hand-written',
-  buildHandWritten,
-  (g, next) => {
-    for (const p of next) g.podEvent(podKey(p), p);
-    g.drain();
-  },
-  { baseline: true },
-);
+/** The hand-written controller's op: the informer's events, then one drain of the queue. */
+function handWrittenBurst(g: HandWrittenController, next: readonly Pod[]): void {
+  for (const p of next) g.podEvent(podKey(p), p);
+  g.drain();
+}
+
+const handWritten = updateVariant<HandWrittenController>('hand-written', buildHandWritten, handWrittenBurst, { baseline: true });
 
 /**
  * The hand-written controller reconciling after every update, as rxkrt's 1000 transactions do: the
@@ -81,25 +85,26 @@ const handWrittenPerEvent = updateVariant<HandWrittenController>(
   },
 );
 
-const rxkrtBatch = updateVariant<RxkrtWorkloads>(
-  'rxkrt (1 batch)',
-  (pods) => {
-    const graph = buildRxkrtWorkloads(pods, krtServices());
-    return { graph, events: () => graph.events };
-  },
-  (g, next) =>
-    batch(() => {
-      for (const p of next) g.pods.updateObject(p);
-    }),
-  { teardown: (c) => c.graph.stop() },
-);
+function buildRxkrt(pods: Pod[]): { graph: RxkrtWorkloads; events: () => number } {
+  const graph = buildRxkrtWorkloads(pods, krtServices());
+  return { graph, events: () => graph.events };
+}
+
+function rxkrtOneBatch(g: RxkrtWorkloads, next: readonly Pod[]): void {
+  batch(() => {
+    for (const p of next) g.pods.updateObject(p);
+  });
+}
+
+const rxkrtBatch = updateVariant<RxkrtWorkloads>('rxkrt (1 batch)', buildRxkrt, rxkrtOneBatch, { teardown: (c) => c.graph.stop() });
+
+/** The same two on updates that change no Workload (the phase flips): what most updates in a controller are. */
+const handWrittenUnchanged = updateVariant<HandWrittenController>('hand-written', buildHandWritten, handWrittenBurst, { baseline: true }, true);
+const rxkrtBatchUnchanged = updateVariant<RxkrtWorkloads>('rxkrt (1 batch)', buildRxkrt, rxkrtOneBatch, { teardown: (c) => c.graph.stop() }, true);
 
 const rxkrtSeparate = updateVariant<RxkrtWorkloads>(
   'rxkrt (1000 transactions)',
-  (pods) => {
-    const graph = buildRxkrtWorkloads(pods, krtServices());
-    return { graph, events: () => graph.events };
-  },
+  buildRxkrt,
   (g, next) => {
     for (const p of next) g.pods.updateObject(p);
   },
@@ -202,6 +207,7 @@ export const b1: Scenario = {
     const run = opts.quick ? { warmup: 3 * opts.warmup, runs: 2 * opts.runs } : { warmup: 5 * opts.warmup, runs: 3 * opts.runs };
     const rows: Row[] = [];
     rows.push(...(await compare('B1', [handWritten, rxkrtBatch, rxkrtSeparate, handWrittenPerEvent, mobx], run)));
+    rows.push(...(await compare('B1, updates changing no Workload', [handWrittenUnchanged, rxkrtBatchUnchanged], run)));
     rows.push(
       ...(await compare(
         'B1 initial sync',

@@ -111,6 +111,11 @@ export function withNewIp(p: Pod, ips: IpAllocator): Pod {
   return { metadata: p.metadata, spec: p.spec, status: { phase: p.status.phase, podIP: ips.allocate() } };
 }
 
+/** The pod as a new object whose phase flips between Running and Ready: a change no Workload sees. */
+export function withNewPhase(p: Pod): Pod {
+  return { metadata: p.metadata, spec: p.spec, status: { phase: p.status.phase === 'Running' ? 'Ready' : 'Running', podIP: p.status.podIP } };
+}
+
 /** Deep equality of plain data (what reflect.DeepEqual does for these shapes). */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -37,6 +37,28 @@ describe('mapCollection', () => {
     expect(views.list()).toEqual([]);
   });
 
+  it('should keep the current value when an input maps to an equal one, leaving the new one unfrozen', () => {
+    const pods = newStaticCollection<Pod>([pod('ns1', 'pod1', '1.1.1.1')]);
+    const made: PodView[] = [];
+    const views = mapCollection(pods, (p: Pod) => {
+      const v = view(p);
+      made.push(v);
+      return v;
+    });
+    const t = trackEvents(views);
+    t.expectOrdered('add/ns1/pod1');
+    const first = views.getKey('ns1/pod1')!;
+    expect(Object.isFrozen(first)).toBe(true);
+    pods.updateObject(pod('ns1', 'pod1', '1.1.1.1', 'Pending'));
+    t.expectEmpty();
+    expect(views.getKey('ns1/pod1')).toBe(first);
+    expect(made.at(-1)).not.toBe(first);
+    expect(Object.isFrozen(made.at(-1))).toBe(false);
+    pods.updateObject(pod('ns1', 'pod1', '1.1.1.2'));
+    t.expectOrdered('update/ns1/pod1');
+    expect(Object.isFrozen(views.getKey('ns1/pod1'))).toBe(true);
+  });
+
   it('should support an index over the mapped values (krt TestMapCollectionWithIndex)', () => {
     const pods = newStaticCollection<Pod>([pod('ns1', 'a', '1.1.1.1'), pod('ns1', 'b', '2.2.2.2'), pod('ns2', 'c', '3.3.3.3')]);
     const views = mapCollection(pods, view);

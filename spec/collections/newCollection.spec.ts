@@ -482,6 +482,60 @@ describe('newCollection', () => {
     expect(c.hasSynced()).toBe(true);
   });
 
+  it('should keep the visible output when a rerun produces an equal one, and neither freeze nor keep the new one', () => {
+    const pods = newStaticCollection<LocalPod>([localPod('a', '1.1.1.1')]);
+    const made: Array<{ metadata: { name: string }; ip?: string }> = [];
+    const ips = newCollection(pods, (_ctx, p) => {
+      const o = { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, ip: p.ip };
+      made.push(o);
+      return o;
+    });
+    const seen: Event<{ ip?: string }>[] = [];
+    ips.register((e) => void seen.push(e));
+    const first = ips.getKey('ns/a')!;
+    expect(first).toBe(made[0]);
+    pods.updateObject(localPod('a', '1.1.1.1', { tier: 'web' }));
+    expect(made).toHaveLength(2);
+    expect(ips.getKey('ns/a')).toBe(first);
+    expect(Object.isFrozen(made[1])).toBe(false);
+    pods.updateObject(localPod('a', '1.1.1.2'));
+    expect(ips.getKey('ns/a')).toBe(made[2]);
+    expect(Object.isFrozen(made[2])).toBe(true);
+    expect(seen.map((e) => e.type)).toEqual(['add', 'update']);
+    expect(seen[1]!.old).toBe(first);
+  });
+
+  it('should freeze an output that becomes visible when the input holding its key lets it go', () => {
+    const pods = newStaticCollection<LocalPod>([localPod('a'), localPod('b')]);
+    const shared = newCollection(pods, (_ctx, p) => ({ metadata: { name: 'shared', namespace: 'ns' }, from: p.metadata.name }));
+    expect(shared.getKey('ns/shared')?.from).toBe('a');
+    pods.deleteObject('ns/a');
+    const heir = shared.getKey('ns/shared')!;
+    expect(heir.from).toBe('b');
+    expect(Object.isFrozen(heir)).toBe(true);
+    expect(log.lines.some((l) => l.includes('already produced by input'))).toBe(true);
+  });
+
+  it('should hand out the new output, frozen, when its equals throws, and report the throw once', () => {
+    const pods = newStaticCollection<LocalPod>([localPod('a', '1')]);
+    let calls = 0;
+    const ips = newCollection(pods, (_ctx, p) => ({ metadata: p.metadata, ip: p.ip }), {
+      name: 'ThrowingEquals',
+      // Throws the first time only: strict mode compares every emitted update again.
+      equals: (x: { ip?: string }, y: { ip?: string }) => {
+        if (calls++ === 0) throw new Error('cannot compare');
+        return x.ip === y.ip;
+      },
+    });
+    const errors: TransformError[] = [];
+    ips.errors$.subscribe((e) => errors.push(e));
+    pods.updateObject(localPod('a', '2'));
+    const o = ips.getKey('ns/a')!;
+    expect(o.ip).toBe('2');
+    expect(Object.isFrozen(o)).toBe(true);
+    expect(errors.map((e) => e.message)).toEqual(['collection "ThrowingEquals": equals threw comparing output "ns/a": cannot compare']);
+  });
+
   it('should freeze its outputs', () => {
     const src = newStaticCollection<string>(['a']);
     const c = newCollection(src, (_ctx, s) => ({ metadata: { name: s }, tags: [s] }));

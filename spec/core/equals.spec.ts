@@ -83,6 +83,18 @@ describe('equals', () => {
     expect(equals({ names: lenient }, { names: ['a', 'b'] })).toBe(true);
   });
 
+  it('should compare every nested value, however many an object holds', () => {
+    const make = (last: number): Record<string, unknown> => ({ a: { v: 1 }, b: [1], c: { v: 2 }, d: [last], ip: 'x' });
+    expect(equals(make(3), make(3))).toBe(true);
+    // Only the fourth nested value differs: past the two that are compared without a second walk.
+    expect(equals(make(3), make(4))).toBe(false);
+    expect(equals({ a: {}, b: {}, c: { v: NaN } }, { a: {}, b: {}, c: { v: NaN } })).toBe(true);
+    let calls = 0;
+    const third = { equals: () => (calls++, false) };
+    expect(equals({ a: {}, b: {}, c: third }, { a: {}, b: {}, c: {} })).toBe(false);
+    expect(calls).toBe(1);
+  });
+
   it('should tell missing keys from keys holding undefined, at any depth', () => {
     expect(equals({ a: { x: undefined } }, { a: {} })).toBe(false);
     expect(equals({ a: {} }, { a: { x: undefined } })).toBe(false);

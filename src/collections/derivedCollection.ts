@@ -341,7 +341,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     }
     rec.goodDeps = null;
     this.setDeps(rec, ctx.deps);
-    this.ledger.apply(rec, staged.key, staged.value, staged.many);
+    this.ledger.apply(rec, staged.key, staged.value, staged.many, staged.differs);
     staged.clear();
   }
 
@@ -351,7 +351,19 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     // Most outputs are keyed like their input: that key string is then shared, and no new one is built.
     // Named like the input, they are known to be without reading the key (see sameObjectName).
     const keyedLikeInput = (this.keysFollowNames && sameObjectName(o, rec.input)) || this.hasKey(o, rec.key);
-    this.staged.one(keyedLikeInput ? rec.key : this.keyOf(o), freezeOutput(o));
+    const visible = keyedLikeInput && rec.owner === rec ? rec.value : undefined;
+    if (visible === undefined) {
+      this.staged.one(keyedLikeInput ? rec.key : this.keyOf(o), freezeOutput(o));
+    } else if (this.ledger.same(visible, o, rec.key)) {
+      // The rerun produced what is visible: the visible object stays, and the new one is neither frozen nor
+      // kept, so an update that changes no output (most updates, in a controller) leaves nothing behind.
+      this.staged.one(rec.key, visible);
+    } else {
+      // Compared here, inside the run, so that only a value that will be handed out is frozen (a freeze
+      // that throws is still this run's failure); the ledger need not compare it again.
+      this.staged.one(rec.key, freezeOutput(o));
+      this.staged.differs = true;
+    }
   }
 
   /** Stages a many-output transform's result; two outputs with one key: the last wins (reported). */

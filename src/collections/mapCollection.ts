@@ -68,12 +68,14 @@ class MapNode<T, U> extends CollectionNode<U> {
       this.reportError(new TransformError(this.name, key, e));
       return false;
     }
-    next = freezeOutput(next);
     this.from.set(key, input);
+    // Frozen only once it is known to be handed out: an equal value is dropped and the current one stays.
     if (cur === undefined) {
+      next = freezeOutput(next);
       this.setState(key, next);
       out.push({ type: 'add', new: next });
     } else if (cur !== next && !this.eq(cur, next)) {
+      next = freezeOutput(next);
       this.setState(key, next);
       out.push({ type: 'update', old: cur, new: next });
     } else {

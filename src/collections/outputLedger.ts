@@ -156,9 +156,10 @@ export class OutputLedger<O> {
 
   /**
    * Makes (`nextKey`, `nextValue`) — or, for several outputs, `nextMany` — the input's outputs: diffs them
-   * against its old ones and against what other inputs produce.
+   * against its old ones and against what other inputs produce. `differs`: `nextValue` is known to differ
+   * from the visible value of `nextKey`, which `rec` owns (the caller compared them).
    */
-  apply(rec: KeyEntry<O>, nextKey: string, nextValue: O | undefined, nextMany: ReadonlyMap<string, O> | undefined): void {
+  apply(rec: KeyEntry<O>, nextKey: string, nextValue: O | undefined, nextMany: ReadonlyMap<string, O> | undefined, differs = false): void {
     const prevKey = rec.oneKey;
     const prevValue = rec.oneValue;
     const prevMany = rec.many;
@@ -168,8 +169,8 @@ export class OutputLedger<O> {
     rec.applied = true;
     // `before` for a key must look at the previous run's outputs whatever their form: a run of several outputs
     // followed by a run of one of them is the same claim on that key (a waiting input keeps its one place).
-    if (nextValue !== undefined) this.produce(rec, nextKey, nextValue, prevValue !== undefined ? prevKey === nextKey : prevMany !== undefined && prevMany.has(nextKey));
-    else if (nextMany !== undefined) for (const [k, v] of nextMany) this.produce(rec, k, v, prevValue !== undefined ? prevKey === k : prevMany !== undefined && prevMany.has(k));
+    if (nextValue !== undefined) this.produce(rec, nextKey, nextValue, prevValue !== undefined ? prevKey === nextKey : prevMany !== undefined && prevMany.has(nextKey), differs);
+    else if (nextMany !== undefined) for (const [k, v] of nextMany) this.produce(rec, k, v, prevValue !== undefined ? prevKey === k : prevMany !== undefined && prevMany.has(k), false);
     if (prevValue !== undefined) {
       if (!rec.produces(prevKey)) this.release(rec, prevKey);
     } else if (prevMany !== undefined) {
@@ -177,8 +178,11 @@ export class OutputLedger<O> {
     }
   }
 
-  /** `rec` produces `v` under `k` (`before`: it did in its previous run): it becomes or stays the owner, or queues behind it. */
-  private produce(rec: KeyEntry<O>, k: string, v: O, before: boolean): void {
+  /**
+   * `rec` produces `v` under `k` (`before`: it did in its previous run; `differs`: `v` is known to differ
+   * from the visible value, should `rec` own it): it becomes or stays the owner, or queues behind it.
+   */
+  private produce(rec: KeyEntry<O>, k: string, v: O, before: boolean, differs: boolean): void {
     // An output keyed like its input lives in the input's own entry: no lookup.
     const slot = k === rec.key ? rec : this.entries.get(k);
     if (slot === undefined) {
@@ -187,7 +191,7 @@ export class OutputLedger<O> {
       this.entries.set(k, fresh);
       this.put(fresh, v);
     } else if (slot.owner === rec) {
-      if (!this.same(slot.value!, v, k)) this.put(slot, v);
+      if (differs || !this.same(slot.value!, v, k)) this.put(slot, v);
     } else if (slot.owner === undefined) {
       // Nobody produces the key (an input's own entry, or an output emptied earlier in this batch and not
       // yet dropped, so that the key still gets one event).

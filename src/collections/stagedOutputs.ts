@@ -5,6 +5,8 @@ export class StagedOutputs<O> {
   key = '';
   value: O | undefined = undefined;
   many: ReadonlyMap<string, O> | undefined = undefined;
+  /** `value` is known to differ from the visible value under `key`, which its input owns (compared already). */
+  differs = false;
 
   one(key: string, value: O): void {
     this.key = key;
@@ -19,5 +21,6 @@ export class StagedOutputs<O> {
     this.key = '';
     this.value = undefined;
     this.many = undefined;
+    this.differs = false;
   }
 }
