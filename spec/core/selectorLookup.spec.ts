@@ -39,6 +39,20 @@ describe('SelectorLookup', () => {
     expect(candidatesOf(l, { app: 'a3', shard: 's0' }, false)).toEqual(['s3']);
   });
 
+  it('should rather join a small bucket of a label name in use than file under a name of its own', () => {
+    const l = new SelectorLookup<Svc>();
+    l.set('web', svc('web', { app: 'web' }));
+    l.set('web-s0', svc('web-s0', { app: 'web', shard: 's0' }));
+    // Filed under app=web (one other there), not under shard=s0: a label map whose app is another one
+    // names nothing, and no lookup needs to read a shard label at all.
+    expect(candidatesOf(l, { app: 'db', shard: 's0' }, false)).toEqual([]);
+    expect(candidatesOf(l, { app: 'web', shard: 's0' }, false)).toEqual(['web', 'web-s0']);
+    // Once every pair of the names in use is crowded, a new name is worth it.
+    for (let i = 0; i < 4; i++) l.set(`more${i}`, svc(`more${i}`, { app: 'web' }));
+    l.set('web-s1', svc('web-s1', { app: 'web', shard: 's1' }));
+    expect(candidatesOf(l, { app: 'db', shard: 's1' }, false)).toEqual(['web-s1']);
+  });
+
   it('should name empty selectors only when asked, and every object whose selector cannot be read', () => {
     type Named = { name: string };
     const l = new SelectorLookup<Named>();

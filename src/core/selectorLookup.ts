@@ -15,6 +15,16 @@ import type { CandidateList } from './candidateList.js';
  */
 export const SELECTOR_LOOKUP_MIN_SIZE = 8;
 
+/**
+ * Filing an object under a label name that nothing else is filed under costs every later lookup of a label
+ * map with that name a read of its value (a cold string, at scale) and a map probe, whether or not the
+ * object is selected; joining a bucket of a name in use costs one more candidate to test, and only for the
+ * label maps with that pair. So a new name is taken only when every pair of an existing name already holds
+ * this many objects. Services that select `app=<name>` and a few that add `shard=s-0` then all file under
+ * `app`, and a pod's lookup never reads its shard label (B2's burst read it for every pod).
+ */
+const NEW_NAME_COST = 4;
+
 /** One object of the set, or a place kept for one (see `reserve`). */
 interface Slot<T> {
   /** Undefined only in a kept place, which is filed nowhere. */
@@ -175,22 +185,26 @@ export class SelectorLookup<T> {
     return undefined;
   }
 
-  /** Files a slot under the least crowded pair of its selector, so that no bucket grows needlessly. */
+  /**
+   * Files a slot under the least crowded pair of its selector, so that no bucket grows needlessly; a pair
+   * whose label name nothing is filed under yet counts as `NEW_NAME_COST` others (see there).
+   */
   private file(slot: Slot<T>): void {
     const selector = readSelector(slot.value);
     slot.selector = selector;
     slot.anchorName = undefined;
     slot.anchorValue = undefined;
     if (selector === undefined) return this.put(slot, this.unreadable);
-    let bestSize = Infinity;
+    let bestCost = Infinity;
     for (const name in selector) {
       const value: unknown = selector[name];
-      const size = this.anchored.get(name)?.get(value)?.length ?? 0;
-      if (size < bestSize) {
+      const byValue = this.anchored.get(name);
+      const cost = byValue === undefined ? NEW_NAME_COST : (byValue.get(value)?.length ?? 0);
+      if (cost < bestCost) {
         slot.anchorName = name;
         slot.anchorValue = value;
-        bestSize = size;
-        if (size === 0) break;
+        bestCost = cost;
+        if (cost === 0) break;
       }
     }
     if (slot.anchorName === undefined) return this.put(slot, this.empty);
