@@ -1,5 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import { keyOf, KeyError, newStaticCollection, newCollection } from '../../src/index.js';
+import { storedKey } from '../../src/core/keyOf.js';
 
 describe('keyOf', () => {
   it('should key a string by itself', () => {
@@ -116,5 +117,25 @@ describe('hasKey', () => {
     expect(sameObjectName({ metadata: { name: 'n', namespace: 'ns' }, x: 1 }, { metadata: { name: 'n', namespace: 'ns' } })).toBe(true);
     expect(sameObjectName({ metadata: { name: 'n' } }, { metadata: { name: 'n', namespace: 'ns' } })).toBe(false);
     expect(sameObjectName({ metadata: { name: '' } }, { metadata: { name: '' } })).toBe(false);
+  });
+});
+
+describe('storedKey', () => {
+  it('should keep a key’s text exactly, blanks included', () => {
+    const ns = ['ns', String(7)].join('-');
+    const rope = `${ns}/pod-${'x'.repeat(20)}`;
+    expect(storedKey(rope)).toBe(rope);
+    for (const k of [' padded ', '\tns/a', 'ns/a\n', '', 'plain']) expect(storedKey(k)).toBe(k);
+  });
+
+  it('should leave keys with blanks working in a collection, as stored and as looked up', () => {
+    const c = newStaticCollection<{ id: string }>([{ id: ' a ' }], { key: (o: { id: string }) => o.id });
+    c.updateObject({ id: ' b' });
+    expect(c.getKey(' a ')).toEqual({ id: ' a ' });
+    expect(c.getKey(' b')).toEqual({ id: ' b' });
+    expect(c.getKey('b')).toBeUndefined();
+    const d = newCollection(c, (_ctx, o) => ({ id: `${o.id}!` }), { key: (o: { id: string }) => o.id });
+    expect(d.list().map((o) => o.id).sort()).toEqual([' a !', ' b!']);
+    expect(d.getKey(' b!')).toEqual({ id: ' b!' });
   });
 });

@@ -8,7 +8,7 @@ import type { Event } from '../core/event.js';
 import { KeyError, TransformError, UsageError } from '../core/errors.js';
 import { freezeOutput } from '../core/freeze.js';
 import { InvariantError } from '../core/strict.js';
-import { sameObjectName } from '../core/keyOf.js';
+import { sameObjectName, storedKey } from '../core/keyOf.js';
 import { isPropagating, schedule, scheduleSync } from '../core/transaction.js';
 import type { CollectionDump, CollectionOptions, HandlerContext, InputDump } from '../core/types.js';
 import type { InternalCollection } from '../core/internal.js';
@@ -227,9 +227,10 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private record(key: string): KeyEntry<O> {
     let r = this.entries.get(key);
     if (r === undefined) {
-      r = new KeyEntry<O>(key);
-      this.entries.set(key, r);
-      this.selectorLookup?.reserve(key);
+      const kept = storedKey(key);
+      r = new KeyEntry<O>(kept);
+      this.entries.set(kept, r);
+      this.selectorLookup?.reserve(kept);
     }
     r.isInput = true;
     return r;

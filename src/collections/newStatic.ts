@@ -5,6 +5,7 @@ import { mutate } from '../core/transaction.js';
 import { SourceNode } from './sourceNode.js';
 import { SingletonView } from './singletonView.js';
 import { singletonKey } from './singletonKey.js';
+import { storedKey } from '../core/keyOf.js';
 import type { Singleton } from '../core/types.js';
 
 /** A single optional value you set by hand. */
@@ -18,7 +19,7 @@ export interface StaticSingleton<T> extends Singleton<T> {
 export class StaticSingletonNode<T> extends SourceNode<T> {
   constructor(initial: T | undefined, opts: (CollectionOptions & { startSynced?: boolean }) | undefined) {
     super({ key: singletonKey, ...opts }, 'Static', opts?.startSynced ?? true);
-    if (initial !== undefined && initial !== null) this.state.set(this.keyOf(initial), freezeInput(initial));
+    if (initial !== undefined && initial !== null) this.state.set(storedKey(this.keyOf(initial)), freezeInput(initial));
     this.start(opts);
   }
 

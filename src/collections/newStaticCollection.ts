@@ -3,6 +3,7 @@ import type { Collection, CollectionOptions } from '../core/types.js';
 import { freezeInput } from '../core/freeze.js';
 import { mutate } from '../core/transaction.js';
 import { SourceNode } from './sourceNode.js';
+import { storedKey } from '../core/keyOf.js';
 
 /** A collection whose contents you set by hand. Every method is one transaction (or joins the current `batch`). */
 export interface StaticCollection<T> extends Collection<T> {
@@ -23,7 +24,7 @@ export interface StaticCollection<T> extends Collection<T> {
 class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<T> {
   constructor(initial: readonly T[], opts: (CollectionOptions & { synced?: boolean }) | undefined) {
     super(opts, 'Static', opts?.synced ?? true);
-    for (const o of initial) this.state.set(this.keyOf(o), freezeInput(o));
+    for (const o of initial) this.state.set(storedKey(this.keyOf(o)), freezeInput(o));
     this.start(opts);
   }
 

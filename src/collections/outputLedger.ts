@@ -9,6 +9,7 @@ import type { Event } from '../core/event.js';
 import { KeyError, TransformError } from '../core/errors.js';
 import { ScratchList } from '../core/scratchList.js';
 import { KeyEntry } from './derivedRecords.js';
+import { storedKey } from '../core/keyOf.js';
 
 /** @internal What the ledger needs from its collection. */
 export interface LedgerHost<O> {
@@ -186,9 +187,10 @@ export class OutputLedger<O> {
     // An output keyed like its input lives in the input's own entry: no lookup.
     const slot = k === rec.key ? rec : this.entries.get(k);
     if (slot === undefined) {
-      const fresh = new KeyEntry<O>(k);
+      const key = storedKey(k);
+      const fresh = new KeyEntry<O>(key);
       fresh.owner = rec;
-      this.entries.set(k, fresh);
+      this.entries.set(key, fresh);
       this.put(fresh, v);
     } else if (slot.owner === rec) {
       if (differs || !this.same(slot.value!, v, k)) this.put(slot, v);

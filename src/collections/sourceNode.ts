@@ -5,6 +5,7 @@ import { beginIfIdle, commitOpened, isOpen, mutate, schedule, scheduleSync } fro
 import { CollectionNode } from './node.js';
 import { TransformError } from '../core/errors.js';
 import { ScratchList } from '../core/scratchList.js';
+import { storedKey } from '../core/keyOf.js';
 
 /**
  * @internal A collection fed from outside the graph. Reads inside a transaction see its writes at once;
@@ -73,7 +74,11 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
   /** Writes one key inside the current transaction (callers wrap in `mutate`). */
   protected write(key: string, next: T | undefined, forced: boolean): void {
     const cur = this.state.get(key);
-    if (cur === undefined && next === undefined) return;
+    if (cur === undefined) {
+      if (next === undefined) return;
+      // A new key: the string the state keeps, and the events and every downstream entry share.
+      key = storedKey(key);
+    }
     if (this.firstKey === undefined) {
       this.firstKey = key;
       this.firstOld = cur;

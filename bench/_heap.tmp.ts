@@ -1,0 +1,34 @@
+import { writeHeapSnapshot } from 'node:v8';
+import { readFileSync } from 'node:fs';
+import { IpAllocator } from './fixtures.js';
+import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
+import { HandWrittenController } from './handWritten.js';
+import { makePods, makeServices } from './b2Scale.js';
+const S = { pods: 20_000, namespaces: 20, servicesPerNs: 50, burst: 0, fanout: 0 };
+const mode = process.argv[2] ?? 'rxkrt';
+const pods = makePods(S, new IpAllocator());
+const services = makeServices(S);
+let keep: unknown;
+if (mode === 'rxkrt') keep = buildRxkrtWorkloads(pods, services);
+else if (mode === 'hand') keep = HandWrittenController.build(pods, services, () => {});
+const file = writeHeapSnapshot('/tmp/prof/h.heapsnapshot');
+void keep;
+const snap = JSON.parse(readFileSync(file, 'utf8'));
+const f = snap.snapshot.meta.node_fields as string[];
+const types = snap.snapshot.meta.node_types[0] as string[];
+const nf = f.length;
+const iType = f.indexOf('type'), iName = f.indexOf('name'), iSize = f.indexOf('self_size');
+const agg = new Map<string, [number, number]>();
+const nodes = snap.nodes as number[];
+for (let i = 0; i < nodes.length; i += nf) {
+  const t = types[nodes[i + iType]!]!;
+  let name = snap.strings[nodes[i + iName]!] as string;
+  if (t === 'string' || t === 'concatenated string' || t === 'sliced string') name = '(string)';
+  if (t === 'number') name = '(number)';
+  const k = `${t} ${name.slice(0, 60)}`;
+  const a = agg.get(k) ?? [0, 0];
+  a[0] += nodes[i + iSize]!; a[1]++;
+  agg.set(k, a);
+}
+const rows = [...agg].sort((a, b) => b[1][0] - a[1][0]).slice(0, 30);
+for (const [k, [size, n]] of rows) console.log((size / S.pods).toFixed(1).padStart(8), 'B/pod', String(n).padStart(8), k);
