@@ -44,6 +44,9 @@ interface Args {
 
 const SCENARIOS = ['b1', 'b1tx', 'b1same', 'b2'];
 
+/** Environment variable by which the parent process tells its children what this build is called. */
+const HERE_NAME = 'RXKRT_AB_HERE_NAME';
+
 function parseArgs(argv: readonly string[]): Args {
   const a: Args = { rev: '', only: ['b1', 'b1tx', 'b2'], rounds: undefined, quick: false, order: undefined };
   for (let i = 0; i < argv.length; i++) {
@@ -228,14 +231,22 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const other = buildRevision(args.rev);
   const here = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
-  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: repo, encoding: 'utf8' }).trim() !== '';
-  const names = { other: other.sha, here: `${here}${dirty ? '+changes' : ''}` };
+  // Only changes to what the build is made of make it "+changes". The children are told the name rather than
+  // work it out again: a file edited while the first child runs would otherwise name the build differently
+  // in the second, and the pooled rounds would not find each other.
+  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'], { cwd: repo, encoding: 'utf8' }).trim() !== '';
+  const names = { other: other.sha, here: process.env[HERE_NAME] ?? `${here}${dirty ? '+changes' : ''}` };
   if (args.order !== undefined) return child(args, other, names);
   console.log(`bench:ab: ${names.here} against ${names.other}, node ${process.version}; each op after a gc and a pause, rounds in random order, each build set up first in one of two processes`);
   const reports: ChildReport[][] = [];
   for (const order of ['other-first', 'here-first']) {
     process.stderr.write(`  · measuring, ${order}\n`);
-    const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2), '--order', order], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+    const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2), '--order', order], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 << 20,
+      env: { ...process.env, [HERE_NAME]: names.here },
+    });
     reports.push(out.trim().split('\n').map((l) => JSON.parse(l) as ChildReport));
   }
   const shape = shapeOf(args);
