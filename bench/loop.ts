@@ -5,7 +5,7 @@
 //   node dist/bench/loop.js [rounds] [only]   `only`: run just the ops whose name contains it, e.g. under
 //                                              `node --cpu-prof` to profile one op ("one batch")
 import { batch, equals, fetch, filterGeneric, filterSelectsNonEmpty, newCollection, newStaticCollection, type Collection, type StaticCollection } from '../src/index.js';
-import { IpAllocator, krtPods, krtServices, podKey, selects, withNewIp, withNewPhase, type Pod, type Service } from './fixtures.js';
+import { IpAllocator, deepEqual, krtPods, krtServices, podKey, selects, withNewIp, withNewPhase, type Pod, type Service } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { QUICK, makePods, makeServices, toggled } from './b2Scale.js';
@@ -132,6 +132,18 @@ measure('... and each shallow-frozen (Object.freeze)', 1000, () => {
 measure('... and each compared with its predecessor (equals)', 1000, () => {
   const next = workloadsWith('10.0.0.2');
   for (let i = 0; i < next.length; i++) if (equals(previous[i], next[i])) throw new Error('Workloads with different IPs compared equal');
+  kept = next;
+}, allocBaseline);
+// An unchanged output: equal in every field, so the whole object is walked (most recomputes in a controller),
+// against the bench's own deepEqual, which ignores prototypes and `equals` methods.
+measure('... and each compared with an equal predecessor (equals)', 1000, () => {
+  const next = workloadsWith('10.0.0.1');
+  for (let i = 0; i < next.length; i++) if (!equals(previous[i], next[i])) throw new Error('equal Workloads compared different');
+  kept = next;
+}, allocBaseline);
+measure('... the same with the bench fixture\'s deepEqual', 1000, () => {
+  const next = workloadsWith('10.0.0.1');
+  for (let i = 0; i < next.length; i++) if (!deepEqual(previous[i], next[i])) throw new Error('equal Workloads compared different');
   kept = next;
 }, allocBaseline);
 void kept;
