@@ -204,32 +204,3 @@ describe('DerivedCollection work list', () => {
     expect(() => items.updateObject(item('b', 2))).toThrow(/collection ".*": input "a" is still marked queued after its flush/);
   });
 });
-
-describe('DerivedCollection outputs a rerun reproduces', () => {
-  interface Svc {
-    metadata: { name: string };
-    ports: number[];
-    note?: string;
-  }
-  interface Port {
-    metadata: { name: string };
-    port: number;
-  }
-  const entryOf = (c: Collection<unknown>, key: string): { outputFor(k: string): unknown } =>
-    (internal(c) as unknown as { entries: Map<string, { outputFor(k: string): unknown }> }).entries.get(key)!;
-
-  it('should keep, for several outputs, the visible objects as the input’s own outputs when they come back equal', () => {
-    const svcs = newStaticCollection<Svc>([{ metadata: { name: 'web' }, ports: [80, 443] }]);
-    const ports = newManyCollection(svcs, (_ctx, s) => s.ports.map((port): Port => ({ metadata: { name: `${s.metadata.name}-${port}` }, port })));
-    const [first80, first443] = [ports.getKey('web-80')!, ports.getKey('web-443')!];
-    svcs.updateObject({ metadata: { name: 'web' }, ports: [80, 443], note: 'unrelated' });
-    expect(ports.getKey('web-80')).toBe(first80);
-    // The input's entry holds the visible objects, not the equal copies of this run: one object per key.
-    expect(entryOf(ports, 'web').outputFor('web-80')).toBe(first80);
-    expect(entryOf(ports, 'web').outputFor('web-443')).toBe(first443);
-    svcs.updateObject({ metadata: { name: 'web' }, ports: [80, 8443] });
-    expect(ports.getKey('web-80')).toBe(first80);
-    expect(ports.getKey('web-443')).toBeUndefined();
-    expect(Object.isFrozen(ports.getKey('web-8443'))).toBe(true);
-  });
-});

@@ -167,15 +167,6 @@ export class KeyEntry<O> implements TrackedInput {
     return this.many?.get(k);
   }
 
-  /**
-   * Makes `visible`, equal to what the last run produced under `k`, this input's output there instead. The
-   * Map of several outputs is the entry's own, built by its run.
-   */
-  keepOutput(k: string, visible: O): void {
-    if (this.oneValue !== undefined) this.oneValue = visible;
-    else (this.many as Map<string, O>).set(k, visible);
-  }
-
   hasOutputs(): boolean {
     return this.oneValue !== undefined || this.many !== undefined;
   }

@@ -193,11 +193,7 @@ export class OutputLedger<O> {
       this.entries.set(key, fresh);
       this.put(fresh, v);
     } else if (slot.owner === rec) {
-      const visible = slot.value!;
-      if (differs || !this.same(visible, v, k)) this.put(slot, v);
-      // Equal: the input keeps the visible object as its output rather than the new copy, so the key holds
-      // one object (a single output keyed like its input arrives as the visible object already).
-      else if (visible !== v) rec.keepOutput(k, visible);
+      if (differs || !this.same(slot.value!, v, k)) this.put(slot, v);
     } else if (slot.owner === undefined) {
       // Nobody produces the key (an input's own entry, or an output emptied earlier in this batch and not
       // yet dropped, so that the key still gets one event).
