@@ -162,4 +162,48 @@ describe('SourceNode write folding', () => {
     });
     expect(replayed).toEqual(['add/a=1', 'add/b=1']);
   });
+
+  // The flush finds a key written twice from the written values alone (no set of keys). Each batch below
+  // holds one of the writes where that is least obvious, alone among other keys (one case found would
+  // send the whole batch down the folding path and hide whether the next is found).
+  it('should fold a key written twice with the same object, or back to the very object it held', () => {
+    const a1 = named('a', 1);
+    const { c, batches } = source(a1, named('b', 1), named('c', 1), named('d', 1));
+    const b2 = named('b', 2);
+    batch(() => {
+      c.updateObject(named('z', 0)); // first key
+      c.updateObject(named('c', 2));
+      c.updateObject(b2); // the same object twice: one update
+      c.updateObject(b2);
+    });
+    batch(() => {
+      c.updateObject(named('z', 1));
+      c.updateObject(named('a', 5)); // then the object it held before the batch: one (forced) update
+      c.updateObject(a1);
+    });
+    batch(() => {
+      c.updateObject(named('z', 2));
+      c.updateObject(c.getKey('ns/d')!); // one write of the object already there: one update
+      c.updateObject(named('c', 3));
+    });
+    batch(() => {
+      c.updateObject(named('z', 3));
+      c.conditionalUpdateObject(named('e', 1)); // added, then written again with an equal object: one add
+      c.conditionalUpdateObject(named('e', 1));
+    });
+    batch(() => {
+      c.updateObject(named('z', 4));
+      c.conditionalUpdateObject(named('a', 7)); // conditional writes, back to the object it held: no event
+      c.conditionalUpdateObject(a1);
+    });
+    expect(batches).toEqual([
+      ['add/z=0', 'update/c=2', 'update/b=2'],
+      ['update/z=1', 'update/a=1'],
+      ['update/z=2', 'update/d=1', 'update/c=3'],
+      ['update/z=3', 'add/e=1'],
+      ['update/z=4'],
+    ]);
+    expect(c.getKey('ns/a')).toBe(a1);
+    expect(c.getKey('ns/b')).toBe(b2);
+  });
 });

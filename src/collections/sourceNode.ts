@@ -23,17 +23,14 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
   private firstForced = false;
   /**
    * Every further write of this transaction, in order: key, value before, value written, unconditional.
-   * A flush folds them into one event per key. Lists and one set insert per write, rather than a map from
-   * key to old value: the map cost a lookup and an insert per write, and a lookup per key at the flush.
+   * A flush folds them into one event per key. Plain lists, with nothing keyed: whether some key was
+   * written twice is found at the flush (see `flush`). A set of the written keys cost an insert per write,
+   * and a map from key to old value a lookup and an insert per write.
    */
   private readonly restKeys = new ScratchList<string>();
   private readonly restOld = new ScratchList<T | undefined>();
   private readonly restNext = new ScratchList<T | undefined>();
   private readonly restForced = new ScratchList<boolean>();
-  /** The keys in the lists: one insert per write tells whether the key was written before in this transaction. */
-  private readonly restWritten = new Set<string>();
-  /** Some key other than the first was written twice in this transaction (the flush must fold). */
-  private restRepeated = false;
   protected override readonly emitsEqualUpdates = true;
   private markedSynced: boolean;
 
@@ -87,10 +84,6 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     } else if (key === this.firstKey) {
       if (forced) this.firstForced = true;
     } else {
-      const written = this.restWritten;
-      const before = written.size;
-      written.add(key);
-      if (written.size === before) this.restRepeated = true;
       this.restKeys.push(key);
       this.restOld.push(cur);
       this.restNext.push(next);
@@ -119,14 +112,24 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
       out.push(firstEvent);
       outKeys.push(first);
     }
-    if (this.restRepeated) this.foldRepeated(out, outKeys);
-    else {
-      for (let i = 0; i < keys.length; i++) {
-        const e = this.change(this.restOld.at(i), this.restNext.at(i), this.restForced.at(i));
-        if (e === undefined) continue;
-        out.push(e);
-        outKeys.push(keys.at(i));
+    const state = this.state;
+    for (let i = 0; i < keys.length; i++) {
+      const old = this.restOld.at(i);
+      const next = this.restNext.at(i);
+      const key = keys.at(i);
+      // A key written twice shows here, without a set of keys: take its last write and the one before.
+      // Either the last wrote the value it found (the same object again), or the state no longer holds
+      // what the one before wrote. A single write of the value already there looks alike, and only takes
+      // the folding path.
+      if (next === old || state.get(key) !== next) {
+        out.length = outKeys.length = firstEvent !== undefined ? 1 : 0;
+        this.foldRepeated(out, outKeys);
+        break;
       }
+      const e = this.change(old, next, this.restForced.at(i));
+      if (e === undefined) continue;
+      out.push(e);
+      outKeys.push(key);
     }
     this.clearRest();
     this.emit(out, outKeys);
@@ -167,8 +170,6 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     this.restOld.reset();
     this.restNext.reset();
     this.restForced.reset();
-    this.restWritten.clear();
-    this.restRepeated = false;
   }
 
   /** The event that takes a key from `old` to `next` (undefined: absent), if any. */
@@ -192,18 +193,18 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
   protected override committedValues(): Iterable<T> {
     const first = this.firstKey;
     if (first === undefined) return this.state.values();
-    const written = this.restWritten;
+    // Registration in the middle of a transaction is rare: the written keys are gathered here, not per write.
+    const written = new Set<string>();
+    for (let i = 0; i < this.restKeys.length; i++) written.add(this.restKeys.at(i));
     const out: T[] = [];
     for (const [k, v] of this.state) if (k !== first && !written.has(k)) out.push(v);
     if (this.firstOld !== undefined) out.push(this.firstOld);
     // A key's value before the transaction is the old value of its first write.
-    const seen = this.restRepeated ? new Set<string>() : undefined;
+    written.clear();
     for (let i = 0; i < this.restKeys.length; i++) {
-      if (seen !== undefined) {
-        const k = this.restKeys.at(i);
-        if (seen.has(k)) continue;
-        seen.add(k);
-      }
+      const k = this.restKeys.at(i);
+      if (written.has(k)) continue;
+      written.add(k);
       const old = this.restOld.at(i);
       if (old !== undefined) out.push(old);
     }
