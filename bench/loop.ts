@@ -82,6 +82,16 @@ const fanoutBaseline = measure(`fan-out to ${QUICK.fanout} pods, hand-written co
 const b2 = buildRxkrtWorkloads(fanoutPods, makeServices(QUICK));
 measure(`fan-out to ${QUICK.fanout} pods, rxkrt`, QUICK.fanout, (r) => b2.services.updateObject(toggled(QUICK, r % 2 === 0)), fanoutBaseline);
 
+// A narrow selector change: ns-0/svc-0 moves between `app=app-0` and `app=app-1`, 25 pods each of the
+// namespace's 1000. Every pod of the namespace read the service's namespace group, so each is tested against
+// the service before and after; only the 50 selected by either recompute.
+const narrowed = (r: number): Service => ({ metadata: { name: 'svc-0', namespace: 'ns-0' }, spec: { selector: { app: `app-${r % 2}` } } });
+const narrowBaseline = measure(`narrow selector change in a namespace of ${QUICK.pods / QUICK.namespaces} pods, hand-written`, QUICK.pods / QUICK.namespaces, (r) => {
+  handFanout.serviceEvent('ns-0/svc-0', narrowed(r));
+  handFanout.drain();
+});
+measure(`narrow selector change in a namespace of ${QUICK.pods / QUICK.namespaces} pods, rxkrt`, QUICK.pods / QUICK.namespaces, (r) => b2.services.updateObject(narrowed(r)), narrowBaseline);
+
 // A fetch by selector over a whole collection, without an index: 250 services in 5 namespaces, one batch of
 // 1000 pod updates. The baseline asks for the same services through `filterGeneric`, which a fetch can only
 // answer by testing every service; `filterSelectsNonEmpty` is answered by the collection's selector lookup.

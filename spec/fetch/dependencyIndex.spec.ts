@@ -266,4 +266,46 @@ describe('DependencyIndex', () => {
     // once more; testing the 50 inputs read each side once (twice per input before: over 100 reads).
     expect(reads).toBeLessThan(20);
   });
+
+  it('should test each reader of an index key once for an update that keeps the key', () => {
+    let tests = 0;
+    // A fetch filter that counts its calls: change detection calls it once for each side of an event it tests.
+    const counting = filterGeneric<ConfigMap>((c) => {
+      tests++;
+      return c.metadata.labels?.['team'] === 'x';
+    });
+    const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'y' })]);
+    const byNs = newIndex(cms, 'ns', (c) => [c.metadata.namespace]);
+    const pods = newStaticCollection<Pod>(Array.from({ length: 20 }, (_, i) => pod(`p${i}`, `10.0.0.${i}`)));
+    let runs = 0;
+    newCollection(pods, (ctx, p) => {
+      runs++;
+      return { metadata: p.metadata, n: byNs.fetch(ctx, 'namespace', counting).length };
+    });
+    tests = runs = 0;
+    // Selected neither before nor after by any reader: nothing recomputes, and each of the 20 readers was tested
+    // against the old and the new object once (80 calls when the new object's index key, the same, was
+    // tested again).
+    cms.updateObject(configMap('a', { team: 'z' }));
+    expect(runs).toBe(0);
+    expect(tests).toBe(40);
+    tests = 0;
+    // Selected by every reader afterwards: each is tested once more per side, and its rerun's fetch tests the object.
+    cms.updateObject(configMap('a', { team: 'x' }));
+    expect(runs).toBe(20);
+    expect(tests).toBe(40 + 20);
+  });
+
+  it('should reach the readers of the old index key and of the new one when an update moves the object', () => {
+    const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'y' })]);
+    const byTeam = newIndex(cms, 'team', (c) => [c.metadata.labels?.['team'] ?? '']);
+    const pods = newStaticCollection<Pod>([pod('px', '1', { team: 'x' }), pod('pz', '2', { team: 'z' })]);
+    const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: byTeam.fetch(ctx, p.metadata.labels?.['team'] ?? '').length }));
+    const n = (): string => out.list().map((w) => `${w.metadata.name}=${w.n}`).sort().join(',');
+    expect(n()).toBe('px=0,pz=0');
+    cms.updateObject(configMap('a', { team: 'x' })); // y → x: only the new key has readers
+    expect(n()).toBe('px=1,pz=0');
+    cms.updateObject(configMap('a', { team: 'z' })); // x → z: the readers of both
+    expect(n()).toBe('px=0,pz=1');
+  });
 });

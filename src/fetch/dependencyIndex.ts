@@ -19,6 +19,8 @@ export interface TrackedInput {
   queued: boolean;
 }
 
+const NO_KEYS: readonly string[] = [];
+
 /** Where `collectAffected` appends the inputs it finds. */
 interface Sink<R> {
   push(r: R): void;
@@ -139,8 +141,12 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
       if (byKey.size > 0) this.consider(byKey.get(keys[i]!), sourceUid, e, out);
       if (byIndex.size > 0) {
         for (const ix of byIndex.values()) {
-          if (e.old !== undefined) for (const k of ix.handle.extract(e.old)) this.consider(ix.keys.get(k), sourceUid, e, out);
-          if (e.new !== undefined) for (const k of ix.handle.extract(e.new)) this.consider(ix.keys.get(k), sourceUid, e, out);
+          const oldKeys = e.old !== undefined ? ix.handle.extract(e.old) : NO_KEYS;
+          for (const k of oldKeys) this.consider(ix.keys.get(k), sourceUid, e, out);
+          if (e.new === undefined) continue;
+          // A reader under a key of both objects (an update that stays in its namespace) was tested against
+          // both already: `changes` reads the old object and the new one. Testing it again found the same.
+          for (const k of ix.handle.extract(e.new)) if (!oldKeys.includes(k)) this.consider(ix.keys.get(k), sourceUid, e, out);
         }
       }
       if (scan.size > 0) this.consider(scan, sourceUid, e, out);
