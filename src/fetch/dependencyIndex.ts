@@ -202,6 +202,9 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
         if (dep.source.uid !== sourceUid) continue;
         const bySelector = readsSelector(dep);
         const matchedOld = e.old !== undefined && matches(dep, e.old, false, bySelector ? (this.oldSelector ??= selectorOf(e.old)) : undefined);
+        // Only partialFetch needs both sides of a match: a fan-out from a broad selector to a narrow one has
+        // every reader match the old object, and testing the new one too was a second subset test per reader.
+        if (matchedOld && dep.suppress === undefined) return true;
         const matchedNew = e.new !== undefined && matches(dep, e.new, false, bySelector ? (this.newSelector ??= selectorOf(e.new)) : undefined);
         if (!matchedOld && !matchedNew) continue;
         // partialFetch: an update with an equal projection changes nothing the transform saw, unless it moved
