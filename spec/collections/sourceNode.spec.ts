@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { newStaticCollection, newCollection, batch, type Event } from '../../src/index.js';
+import { newStaticCollection, newCollection, mapCollection, collectionStats, batch, type Event } from '../../src/index.js';
 
 // How a source folds the writes of one transaction into one event per key. The first key of a transaction
 // is kept apart from the rest (no map for single-write transactions), and unconditional writes
@@ -205,5 +205,50 @@ describe('SourceNode write folding', () => {
     ]);
     expect(c.getKey('ns/a')).toBe(a1);
     expect(c.getKey('ns/b')).toBe(b2);
+  });
+
+  // A source read by derived collections alone hands them its writes unfolded: each event sets the input's
+  // value in order, so the last write of a key is what the transform sees. Anything else gets one event a key.
+  describe('a batch that nothing but derived collections reads', () => {
+    const writeTwice = (c: ReturnType<typeof newStaticCollection<Named>>): void =>
+      batch(() => {
+        c.updateObject(named('z', 0)); // first key
+        c.updateObject(named('a', 2)); // a: 1 → 2 → 3
+        c.updateObject(named('a', 3));
+        c.updateObject(named('n', 1)); // added and deleted: never seen downstream
+        c.deleteObject('ns/n');
+        c.deleteObject('ns/b'); // deleted, then back: an update
+        c.updateObject(named('b', 5));
+      });
+
+    it('should give a derived collection the last write of each key, and its handlers one event a key', () => {
+      const c = newStaticCollection<Named>([named('a', 1), named('b', 1)]);
+      const doubled = newCollection(c, (_ctx, o) => ({ metadata: o.metadata, v: o.v * 2 }));
+      const seen: string[][] = [];
+      doubled.registerBatch((b) => void seen.push(b.map((e) => `${e.type}/${(e.new ?? e.old)!.metadata.name}${e.new ? `=${e.new.v}` : ''}`)), false);
+      writeTwice(c);
+      expect(seen).toEqual([['add/z=0', 'update/a=6', 'update/b=10']]);
+      expect(doubled.list().map((o) => `${o.metadata.name}=${o.v}`).sort()).toEqual(['a=6', 'b=10', 'z=0']);
+      expect(doubled.getKey('ns/n')).toBeUndefined();
+      // Unfolded, the source committed each of the seven writes as an event of its own.
+      expect(collectionStats(c).events).toBe(7);
+    });
+
+    it('should fold the batch as soon as a handler or another kind of dependent reads it too', () => {
+      const c = newStaticCollection<Named>([named('a', 1), named('b', 1)]);
+      const mapped = mapCollection(c, (o) => ({ metadata: o.metadata, v: o.v + 100 }));
+      newCollection(c, (_ctx, o) => o);
+      const seen: string[][] = [];
+      mapped.registerBatch((b) => void seen.push(b.map((e) => `${e.type}/${(e.new ?? e.old)!.metadata.name}`)), false);
+      writeTwice(c);
+      expect(seen).toEqual([['add/z', 'update/a', 'update/b']]);
+      expect(collectionStats(c).events).toBe(3);
+      const d = newStaticCollection<Named>([named('a', 1), named('b', 1)]);
+      newCollection(d, (_ctx, o) => o);
+      const own: string[][] = [];
+      d.registerBatch((b) => void own.push(b.map((e) => `${e.type}/${(e.new ?? e.old)!.metadata.name}`)), false);
+      writeTwice(d);
+      expect(own).toEqual([['add/z', 'update/a', 'update/b']]);
+    });
   });
 });

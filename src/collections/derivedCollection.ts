@@ -57,6 +57,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private context: TransformContext | undefined;
   /** Transform runs so far (metrics, benchmarks). */
   recomputations = 0;
+  /** A parent's batch may name a key twice (see `flush`: each event sets the input's value, the last one stays). */
+  readonly takesRepeatedKeys = true;
   /**
    * Both this collection and its parent key objects with the default `keyOf`: an output with its input's
    * `metadata.name` and `namespace` then has its input's key (see `stageOne`).

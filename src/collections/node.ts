@@ -233,9 +233,9 @@ export abstract class CollectionNode<T>
    * Commits a batch: dependents get it now (inside the transaction), handlers after the commit. `keys[i]`
    * is the key of `events[i]`: emitters know it, and dependents would otherwise derive it again per event.
    */
-  protected emit(events: Event<T>[], keys: readonly string[]): void {
+  protected emit(events: Event<T>[], keys: readonly string[], repeatsKeys = false): void {
     if (events.length === 0) return;
-    if (isStrictMode()) this.checkBatch(events, keys);
+    if (isStrictMode()) this.checkBatch(events, keys, repeatsKeys);
     this.batchCount++;
     this.eventCount += events.length;
     const initial = !this.syncState.hasSynced();
@@ -257,14 +257,29 @@ export abstract class CollectionNode<T>
    */
   protected readonly emitsEqualUpdates: boolean = false;
 
-  /** Strict mode: every event is well formed, and a derived collection never emits an update between equal values. */
-  private checkBatch(events: readonly Event<T>[], keys: readonly string[]): void {
+  /**
+   * @internal Whether a batch must hold each key once: true unless nothing reads it but dependents that take
+   * repeated keys (see `Dependent.takesRepeatedKeys`). Handlers, and every other kind of dependent, get one
+   * event per key.
+   */
+  protected batchMustBeFolded(): boolean {
+    if (this.handlers.size > 0) return true;
+    const dependents = this.dependents;
+    for (let i = 0; i < dependents.length; i++) if (dependents[i]!.takesRepeatedKeys !== true) return true;
+    return false;
+  }
+
+  /**
+   * Strict mode: every event is well formed, a key comes once (unless the emitter was allowed to repeat it),
+   * and a derived collection never emits an update between equal values.
+   */
+  private checkBatch(events: readonly Event<T>[], keys: readonly string[], repeatsKeys: boolean): void {
     if (keys.length !== events.length) throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted ${events.length} events with ${keys.length} keys`);
     const seen = new Set<string>();
     for (let i = 0; i < events.length; i++) {
       const e = events[i]!;
       const key = keys[i]!;
-      if (seen.has(key)) throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted two events for key ${JSON.stringify(key)} in one batch`);
+      if (seen.has(key) && !repeatsKeys) throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted two events for key ${JSON.stringify(key)} in one batch`);
       seen.add(key);
       for (const o of [e.old, e.new]) {
         if (o !== undefined && this.keyOf(o) !== key) {

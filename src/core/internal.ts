@@ -48,6 +48,11 @@ export interface Dependent {
   dependentsForRank(): Iterable<Dependent>;
   /** Re-evaluate sync (something this node reads may have synced). */
   upstreamSynced(): void;
+  /**
+   * Takes a source's batch as the transaction's writes in order, a key's last write winning, so that a key
+   * may come more than once. A source read by nothing else (no handler either) then skips folding its batch.
+   */
+  readonly takesRepeatedKeys?: boolean;
 }
 
 /** @internal A secondary index over one collection, kept in step with its state. */

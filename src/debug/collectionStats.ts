@@ -9,7 +9,10 @@ export interface CollectionStats {
   readonly size: number;
   /** Batches committed. */
   readonly batches: number;
-  /** Events committed. */
+  /**
+   * Events committed. A source that nothing reads but derived collections (no handler) commits a key written
+   * twice in one transaction as two events: its batch is not folded for them.
+   */
   readonly events: number;
   /** Transform runs (derived collections; 0 for others). */
   readonly recomputations: number;
