@@ -169,8 +169,9 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
 
   flush(): void {
     const affected = this.affected;
-    // The parent's batches carry each input's committed value (a later batch overrides an earlier one): it
-    // is kept in the input's entry, so no recompute looks the key up in the parent again.
+    // The parent's batches carry each input's committed value (a later event overrides an earlier one, in a
+    // later batch or in the same one: a source read by derived collections alone does not fold its batch).
+    // It is kept in the input's entry, so no recompute looks the key up in the parent again.
     for (let b = 0; b < this.parentKeys.length; b++) {
       const keys = this.parentKeys.at(b);
       const events = this.parentEvents.at(b);
