@@ -114,7 +114,7 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     }
     const state = this.state;
     // Read by derived collections alone, the batch may name a key twice: they take each event's value in
-    // order. The check below is a cold map probe per key in a large source (0.3-0.7 µs of a B2 burst update).
+    // order. The check below is a cold map probe per key in a large source (`npm run bench:phases` splits a burst).
     const fold = this.batchMustBeFolded();
     for (let i = 0; i < keys.length; i++) {
       const old = this.restOld.at(i);
