@@ -14,6 +14,17 @@ describe('keyOf', () => {
     expect(keyOf({ metadata: { name: 'n', namespace: '' } })).toBe('n');
   });
 
+  it('should give namespace/name exactly at every length, blanks included (long keys are flattened, not changed)', () => {
+    for (const name of ['p', 'pod-12345', 'coredns-5d78c9869d-abcde', ' padded ', 'trailing\t']) {
+      for (const namespace of ['ns-0', 'kube-system', ' ns ']) {
+        expect(keyOf({ metadata: { name, namespace } })).toBe(namespace + '/' + name);
+      }
+    }
+    const c = newStaticCollection<{ metadata: { name: string; namespace: string } }>([]);
+    c.updateObject({ metadata: { name: ' padded-name-long ', namespace: 'kube-system' } });
+    expect(c.getKey('kube-system/ padded-name-long ')).toBeDefined();
+  });
+
   it('should prefer metadata.name over resourceName()', () => {
     expect(keyOf({ metadata: { name: 'n', namespace: 'ns' }, resourceName: () => 'other' })).toBe('ns/n');
   });

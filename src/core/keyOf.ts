@@ -32,7 +32,7 @@ export function tryKeyOf(o: unknown): string | undefined {
   // `typeof meta === 'object'`: a collection has a metadata() *method*, whose `name` is "metadata".
   if (typeof meta === 'object' && meta !== null && typeof meta.name === 'string' && meta.name !== '') {
     const ns = meta.namespace;
-    return typeof ns === 'string' && ns !== '' ? `${ns}/${meta.name}` : meta.name;
+    return typeof ns === 'string' && ns !== '' ? namespacedKey(ns, meta.name) : meta.name;
   }
   if (typeof m.resourceName === 'function') {
     const k: unknown = (m.resourceName as () => unknown)();
@@ -59,6 +59,23 @@ export function hasKey(o: unknown, key: string): boolean {
     return key.length === ns.length + 1 + name.length && key.charCodeAt(ns.length) === SLASH && key.startsWith(ns) && key.endsWith(name);
   }
   return tryKeyOf(o) === key;
+}
+
+/**
+ * V8 builds a concatenation of 13 characters or more as a rope (ConsString), shorter ones flat
+ * (`ConsString::kMinLength`).
+ */
+const ROPE_MIN_LENGTH = 13;
+
+/**
+ * `namespace/name`, flat. Every event's key is built afresh and then looked up, in the source's map and
+ * again downstream. A rope's hash and its comparison with the stored key leave the maps' fast paths for
+ * V8's runtime on every lookup; flattening it once costs less than that (B2's burst, whose keys are
+ * mostly 13 characters: 0.96 in `npm run bench:ab -- 315ea5d --only b2`). Shorter keys are flat already.
+ */
+function namespacedKey(ns: string, name: string): string {
+  const key = `${ns}/${name}`;
+  return key.length < ROPE_MIN_LENGTH ? key : storedKey(key);
 }
 
 const SLASH = 47;
