@@ -10,37 +10,67 @@
 //   npm run bench:ab -- main --only b1 --rounds 600
 //   npm run bench:ab -- main --only b1same      B1's batch where no Workload changes (each pod's phase flips)
 //   npm run bench:ab -- 2bd0707 --quick         B2 at the quick shape (5k pods)
+//   npm run bench:ab -- main --only b1 --pairs 4 --rounds 100     8 processes: an interval over processes worth reading
 //
 // The other revision is exported with `git archive` into the system's temporary folder and built there
 // with this checkout's node_modules; its `bench/rxkrtWorkloads.ts` builds its graph, so it must have one.
 //
 // Whichever build sets up its graph first runs measurably differently (an A/A run of one build against
 // itself gave 1.09 for B1, 0.89 for the burst and 1.26 for the fan-out to the build set up second): where
-// each graph lands in the heap matters at this scale. So the measurement runs twice, in two child
-// processes, once with each build first (and the hand-written controller first, then last), and the
-// per-round ratios of both are pooled.
+// each graph lands in the heap matters at this scale. So the measurement runs in pairs of child processes,
+// the builds' places swapped between the two (SET_UP_ORDERS), and the per-round ratios are pooled. Every
+// graph is aged once set up (two scavenges, see `age` in harness.ts), which took most of the effect of the
+// place away. Even so, two runs of one comparison have disagreed by more than their intervals over rounds:
+// `--pairs N` runs N pairs, and every ratio comes with a second interval that resamples whole processes
+// (pairedRatio.ts), and with each process's own median.
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median, settle } from './harness.js';
+import { age, median, settle } from './harness.js';
+import { describeRatio, pairedRatio } from './pairedRatio.js';
 import { cpuTicks, stealPercent } from './hostSteal.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, withNewPhase, type Pod } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
-import { QUICK, makePods, makeServices, toggled, type Shape } from './b2Scale.js';
+import { FULL, QUICK, makePods, makeServices, toggled, type Shape } from './b2Shape.js';
 
 type Workloads = typeof import('./rxkrtWorkloads.js');
 type Engine = typeof import('../src/index.js');
+interface Build {
+  name: string;
+  workloads: Workloads;
+  engine: Engine;
+}
 
 interface Args {
   rev: string;
   only: string[];
   rounds: number | undefined;
   quick: boolean;
-  /** Set in the child processes: which build sets up its graphs first. */
-  order: 'other-first' | 'here-first' | undefined;
+  /** Pairs of child processes, the two of a pair with the builds' places swapped. */
+  pairs: number;
+  /** Set in the child processes: the order in which the contenders set up their graphs (see SET_UP_ORDERS). */
+  order: number | undefined;
 }
+
+type Place = 'other' | 'hand' | 'here';
+
+/**
+ * The orders in which a process sets up its graphs, in pairs that swap the two builds. The place matters as
+ * much as most changes: in an A/A run (at c413ae5, B1, graphs not yet aged) whichever build was set up last
+ * ran 3–18 % slower than the one set up first, in each of six processes. Pair p runs the orders 2(p mod 3) and
+ * 2(p mod 3)+1: every pair is fair between the builds, and three pairs put the hand-written controller in
+ * every place twice, which its ratios need.
+ */
+const SET_UP_ORDERS: ReadonlyArray<readonly Place[]> = [
+  ['other', 'hand', 'here'],
+  ['here', 'hand', 'other'],
+  ['other', 'here', 'hand'],
+  ['here', 'other', 'hand'],
+  ['hand', 'other', 'here'],
+  ['hand', 'here', 'other'],
+];
 
 const SCENARIOS = ['b1', 'b1tx', 'b1same', 'b2'];
 
@@ -48,18 +78,21 @@ const SCENARIOS = ['b1', 'b1tx', 'b1same', 'b2'];
 const HERE_NAME = 'RXKRT_AB_HERE_NAME';
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { rev: '', only: ['b1', 'b1tx', 'b2'], rounds: undefined, quick: false, order: undefined };
+  const a: Args = { rev: '', only: ['b1', 'b1tx', 'b2'], rounds: undefined, quick: false, pairs: 1, order: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--only') a.only = (argv[++i] ?? '').toLowerCase().split(',').filter((s) => s !== '');
     else if (arg === '--rounds') a.rounds = Number(argv[++i]);
     else if (arg === '--quick') a.quick = true;
-    else if (arg === '--order') a.order = argv[++i] === 'here-first' ? 'here-first' : 'other-first';
+    else if (arg === '--pairs') a.pairs = Number(argv[++i]);
+    else if (arg === '--order') a.order = Number(argv[++i]);
     else if (!arg.startsWith('--') && a.rev === '') a.rev = arg;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:ab -- <revision> [--only b1,b1tx,b1same,b2] [--rounds N] [--quick])`);
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:ab -- <revision> [--only b1,b1tx,b1same,b2] [--rounds N] [--pairs N] [--quick])`);
   }
   if (a.rev === '') throw new Error('bench:ab needs the revision to compare with, e.g. npm run bench:ab -- HEAD~1');
   if (a.rounds !== undefined && !(Number.isInteger(a.rounds) && a.rounds >= 3)) throw new Error('--rounds needs an integer of 3 or more');
+  if (!(Number.isInteger(a.pairs) && a.pairs >= 1)) throw new Error('--pairs needs an integer of 1 or more');
+  if (a.order !== undefined && SET_UP_ORDERS[a.order] === undefined) throw new Error(`--order needs an index into SET_UP_ORDERS (0–${SET_UP_ORDERS.length - 1})`);
   for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
   return a;
 }
@@ -100,16 +133,19 @@ async function load(dist: string): Promise<{ workloads: Workloads; engine: Engin
 /**
  * B1: 1000 pod IP updates, in one batch or as 1000 transactions; with `sameOutputs`, 1000 updates in one
  * batch that change no Workload (the phase flips), so every recompute finds its output unchanged. The
- * hand-written controller is set up first or last (`handFirst`), like the builds, so that the pooled
- * ratios against it carry no order either.
+ * contenders are set up in `order`, where undefined stands for the hand-written controller. Until the
+ * orders of SET_UP_ORDERS, the hand-written controller was set up first in one process and last in the
+ * other, which left the other build in the middle of both and this one at both ends: an A/A run read 1.056
+ * (1.010–1.104 over six processes) against the build at the ends.
  */
-function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads; engine: Engine }>, separate: boolean, handFirst: boolean, sameOutputs = false): Contender[] {
+function b1Contenders(order: ReadonlyArray<Build | undefined>, separate: boolean, sameOutputs = false): Contender[] {
   const ips = new IpAllocator();
   const updated = (p: Pod): Pod => (sameOutputs ? withNewPhase(p) : withNewIp(p, ips));
   const out: Contender[] = [];
   const addHand = (): void => {
     let handPods = krtPods(1000, ips);
     const hand = HandWrittenController.build(handPods, krtServices(), () => {});
+    age();
     out.push({
       name: 'hand-written',
       prepare: () => (handPods = handPods.map(updated)),
@@ -120,13 +156,17 @@ function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads
       times: [],
     });
   };
-  if (handFirst) addHand();
-  for (const b of builds) {
+  for (const b of order) {
+    if (b === undefined) {
+      addHand();
+      continue;
+    }
     let pods = krtPods(1000, ips);
     const g = b.workloads.buildRxkrtWorkloads(pods, krtServices());
     const write = (next: readonly Pod[]): void => {
       for (const p of next) g.pods.updateObject(p);
     };
+    age();
     out.push({
       name: b.name,
       prepare: () => (pods = pods.map(updated)),
@@ -134,17 +174,17 @@ function b1Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads
       times: [],
     });
   }
-  if (!handFirst) addHand();
   return out;
 }
 
 /** B2: a burst of pod updates in one batch, then (a separate op) the selector change fanning out to 1000 pods. */
-function b2Contenders(builds: ReadonlyArray<{ name: string; workloads: Workloads; engine: Engine }>, shape: Shape): Contender[] {
+function b2Contenders(builds: readonly Build[], shape: Shape): Contender[] {
   const out: Contender[] = [];
   const ips = new IpAllocator();
   for (const b of builds) {
     const pods = makePods(shape, new IpAllocator());
     const g = b.workloads.buildRxkrtWorkloads(pods, makeServices(shape));
+    age();
     out.push({
       name: `${b.name} burst`,
       prepare: (r) => {
@@ -187,15 +227,6 @@ function shuffled<T>(xs: readonly T[]): T[] {
   return a;
 }
 
-/** Median of the per-round ratios a[i] / b[i], with a bootstrap 95% interval of that median. */
-function pairedRatio(a: readonly number[], b: readonly number[]): { median: number; lo: number; hi: number } {
-  const ratios = a.map((x, i) => x / b[i]!);
-  const medians: number[] = [];
-  for (let k = 0; k < 1000; k++) medians.push(median(Array.from(ratios, () => ratios[Math.floor(Math.random() * ratios.length)]!)));
-  medians.sort((x, y) => x - y);
-  return { median: median(ratios), lo: medians[25]!, hi: medians[974]! };
-}
-
 /** What a child process reports: each contender's op times, by scenario. */
 interface ChildReport {
   scenario: string;
@@ -205,17 +236,20 @@ interface ChildReport {
   steal?: number;
 }
 
-/** Runs the scenarios with one build's graphs set up first; prints one JSON report per scenario. */
-async function child(args: Args, other: { sha: string; dist: string }, names: { other: string; here: string }): Promise<void> {
-  const loaded = [
-    { name: names.other, ...(await load(other.dist)) },
-    { name: names.here, ...(await load(join(repo, 'dist'))) },
-  ];
-  const builds = args.order === 'here-first' ? [loaded[1]!, loaded[0]!] : loaded;
+/** Runs the scenarios with the graphs set up in one of SET_UP_ORDERS; prints one JSON report per scenario. */
+async function child(args: Args, order: readonly Place[], other: { sha: string; dist: string }, names: { other: string; here: string }): Promise<void> {
+  // Loaded in the order they are set up, so that neither build's code always comes first. (Nothing this
+  // script imports statically loads rxkrt: B2's data comes from b2Shape.ts, not from the scenario.)
+  const builds = new Map<Place, Build>();
+  for (const place of order) {
+    if (place === 'other') builds.set(place, { name: names.other, ...(await load(other.dist)) });
+    if (place === 'here') builds.set(place, { name: names.here, ...(await load(join(repo, 'dist'))) });
+  }
+  const inOrder = order.map((place) => builds.get(place));
   for (const scenario of args.only) {
     const isB2 = scenario === 'b2';
     const rounds = args.rounds ?? (isB2 ? (args.quick ? 40 : 16) : 300);
-    const contenders = isB2 ? b2Contenders(builds, shapeOf(args)) : b1Contenders(builds, scenario === 'b1tx', args.order !== 'here-first', scenario === 'b1same');
+    const contenders = isB2 ? b2Contenders([...builds.values()], shapeOf(args)) : b1Contenders(inOrder, scenario === 'b1tx', scenario === 'b1same');
     const ticks = cpuTicks();
     await run(contenders, rounds);
     const report: ChildReport = { scenario, rounds, times: Object.fromEntries(contenders.map((c) => [c.name, c.times])), steal: stealPercent(ticks, cpuTicks()) };
@@ -224,7 +258,7 @@ async function child(args: Args, other: { sha: string; dist: string }, names: { 
 }
 
 function shapeOf(args: Args): Shape {
-  return args.quick ? QUICK : { pods: 100_000, namespaces: 100, servicesPerNs: 50, burst: 10_000, fanout: 1000 };
+  return args.quick ? QUICK : FULL;
 }
 
 async function main(): Promise<void> {
@@ -236,40 +270,54 @@ async function main(): Promise<void> {
   // in the second, and the pooled rounds would not find each other.
   const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'], { cwd: repo, encoding: 'utf8' }).trim() !== '';
   const names = { other: other.sha, here: process.env[HERE_NAME] ?? `${here}${dirty ? '+changes' : ''}` };
-  if (args.order !== undefined) return child(args, other, names);
-  console.log(`bench:ab: ${names.here} against ${names.other}, node ${process.version}; each op after a gc and a pause, rounds in random order, each build set up first in one of two processes`);
+  if (args.order !== undefined) return child(args, SET_UP_ORDERS[args.order]!, other, names);
+  const processes = 2 * args.pairs;
+  console.log(`bench:ab: ${names.here} against ${names.other}, node ${process.version}; each op after a gc and a pause, rounds in random order, in ${processes} processes, each build set up first in half of them`);
   const reports: ChildReport[][] = [];
-  for (const order of ['other-first', 'here-first']) {
-    process.stderr.write(`  · measuring, ${order}\n`);
-    const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2), '--order', order], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      maxBuffer: 64 << 20,
-      env: { ...process.env, [HERE_NAME]: names.here },
-    });
-    reports.push(out.trim().split('\n').map((l) => JSON.parse(l) as ChildReport));
+  const orders: string[] = [];
+  const label = (place: Place): string => (place === 'hand' ? 'hand-written' : names[place]);
+  for (let p = 0; p < args.pairs; p++) {
+    for (const order of [2 * (p % 3), 2 * (p % 3) + 1]) {
+      const setUp = SET_UP_ORDERS[order]!.map(label).join(', ');
+      process.stderr.write(`  · measuring, set up in the order ${setUp}\n`);
+      const childArgs = [...process.argv.slice(2), '--order', String(order)];
+      const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...childArgs], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        maxBuffer: 64 << 20,
+        env: { ...process.env, [HERE_NAME]: names.here },
+      });
+      reports.push(out.trim().split('\n').map((l) => JSON.parse(l) as ChildReport));
+      orders.push(setUp);
+    }
   }
   const shape = shapeOf(args);
   for (let s = 0; s < args.only.length; s++) {
     const scenario = args.only[s]!;
-    const both = reports.map((r) => r[s]!);
-    const times = (name: string): number[] => both.flatMap((r) => r.times[name] ?? []);
+    const each = reports.map((r) => r[s]!);
+    const pooled = (name: string): number[] => each.flatMap((r) => r.times[name] ?? []);
+    const perProcess = (name: string): number[][] => each.map((r) => r.times[name]!);
     const isB2 = scenario === 'b2';
     const title = isB2
       ? `B2 (${shape.pods} pods): burst of ${shape.burst} updates, fan-out to ${shape.fanout}`
       : `B1: 1000 pod updates ${scenario === 'b1tx' ? 'as 1000 transactions' : scenario === 'b1same' ? 'in one batch, changing no Workload' : 'in one batch'}`;
-    const steal = both.map((r) => (r.steal === undefined ? '?' : `${r.steal.toFixed(1)} %`)).join(' and ');
-    console.log(`\n${title}, ${both[0]!.rounds} rounds in each process (CPU time stolen by other guests: ${steal})`);
-    const hand = times('hand-written');
-    for (const name of Object.keys(both[0]!.times)) {
-      const t = times(name);
+    const steal = each.map((r) => (r.steal === undefined ? '?' : `${r.steal.toFixed(1)}`)).join(', ');
+    console.log(`\n${title}, ${each[0]!.rounds} rounds in each process (CPU time stolen by other guests, %: ${steal})`);
+    console.log(`  set up, process by process: ${orders.map((o) => `(${o})`).join(', ')}${isB2 ? ' (B2: the builds alone)' : ''}`);
+    const hand = pooled('hand-written');
+    for (const name of Object.keys(each[0]!.times)) {
+      const t = pooled(name);
       const vsHand = hand.length > 0 && name !== 'hand-written' ? `  ${(median(t) / median(hand)).toFixed(3)}× hand-written` : '';
       console.log(`  ${name.padEnd(24)} median ${median(t).toFixed(3)} ms${vsHand}`);
     }
     for (const suffix of isB2 ? [' burst', ' fan-out'] : ['']) {
-      const p = pairedRatio(times(`${names.here}${suffix}`), times(`${names.other}${suffix}`));
-      const each = both.map((r) => median(r.times[`${names.here}${suffix}`]!.map((x, i) => x / r.times[`${names.other}${suffix}`]![i]!)).toFixed(3));
-      console.log(`  ${names.here}${suffix} / ${names.other}${suffix}, paired: ${p.median.toFixed(3)} (95% interval ${p.lo.toFixed(3)}–${p.hi.toFixed(3)}; ${each[0]} with ${names.other} set up first, ${each[1]} with ${names.here} first)`);
+      const r = pairedRatio(perProcess(`${names.here}${suffix}`), perProcess(`${names.other}${suffix}`));
+      console.log(`  ${names.here}${suffix} / ${names.other}${suffix}, paired: ${describeRatio(r)}`);
+    }
+    if (hand.length > 0) {
+      for (const name of [names.other, names.here]) {
+        console.log(`  ${name} / hand-written, paired: ${describeRatio(pairedRatio(perProcess(name), perProcess('hand-written')))}`);
+      }
     }
   }
 }

@@ -17,7 +17,7 @@ import { batch } from '../src/index.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
-import { gc, median } from './harness.js';
+import { age, gc, median } from './harness.js';
 
 const REGIMES = ['warm', 'flushed', 'code-warm', 'gc'] as const;
 type Regime = (typeof REGIMES)[number];
@@ -107,6 +107,7 @@ function main(): void {
       { name: 'hand-written', graphs: [handWritten(n, ips), handWritten(n, ips)] },
       { name: 'rxkrt', graphs: [rxkrt(n, ips), rxkrt(n, ips)] },
     ];
+    age();
     // A round is eight ops, most of its time going to sweeps and gcs: 30-60 s per data set here.
     const rounds = args.rounds ?? Math.max(100, Math.round(60_000 / n));
     const warmup = Math.ceil(rounds / 10);

@@ -16,7 +16,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { IpAllocator } from './fixtures.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { HandWrittenController } from './handWritten.js';
-import { makePods, makeServices, type Shape } from './b2Scale.js';
+import { makePods, makeServices, type Shape } from './b2Shape.js';
 import { gc } from './harness.js';
 
 const CONTENDERS = ['raw objects', 'hand-written', 'rxkrt'] as const;

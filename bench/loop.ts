@@ -8,7 +8,7 @@ import { batch, equals, fetch, filterGeneric, filterSelectsNonEmpty, newCollecti
 import { IpAllocator, deepEqual, krtPods, krtServices, podKey, selects, withNewIp, withNewPhase, type Pod, type Service } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
-import { QUICK, makePods, makeServices, toggled } from './b2Scale.js';
+import { QUICK, makePods, makeServices, toggled } from './b2Shape.js';
 import { median } from './harness.js';
 
 const ROUNDS = Number(process.argv[2] ?? 1000);

@@ -13,10 +13,9 @@ import { internal } from '../src/core/internal.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Service } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
-import { QUICK, makePods, makeServices, type Shape } from './b2Scale.js';
-import { gc, median } from './harness.js';
+import { FULL, QUICK, makePods, makeServices, type Shape } from './b2Shape.js';
+import { age, gc, median } from './harness.js';
 
-const FULL_B2: Shape = { pods: 100_000, namespaces: 100, servicesPerNs: 50, burst: 10_000, fanout: 1000 };
 
 interface Data {
   name: string;
@@ -54,6 +53,7 @@ function measure(d: Data, rounds: number): void {
   const handGraph = HandWrittenController.build(hand.pods, d.services, () => {});
   const rx = new Cursor(d.pods.map((p) => withNewIp(p, ips)), d.burst, ips);
   const rxGraph = buildRxkrtWorkloads(rx.pods, d.services);
+  age();
   const flushTimes = new Map<string, number>();
   for (const [label, c] of [['source flush', rxGraph.pods], ['Workloads flush', rxGraph.workloads]] as const) {
     const node = internal(c as never) as unknown as { flush(): void };
@@ -117,7 +117,7 @@ function main(): void {
   const rounds = ri >= 0 ? Number(argv[ri + 1]) : undefined;
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1)) throw new Error('--rounds needs a positive integer');
   if ((globalThis as { gc?: unknown }).gc === undefined) throw new Error('run with node --expose-gc (npm run bench:phases does)');
-  const shape = quick ? QUICK : FULL_B2;
+  const shape = quick ? QUICK : FULL;
   console.log(`bench:phases: node ${process.version}; every op after a full gc`);
   const b1Ips = new IpAllocator();
   measure({ name: 'B1 (1000 pods, 50 services)', pods: krtPods(1000, b1Ips), services: krtServices(), burst: 1000 }, rounds ?? 100);
