@@ -204,3 +204,47 @@ describe('DerivedCollection work list', () => {
     expect(() => items.updateObject(item('b', 2))).toThrow(/collection ".*": input "a" is still marked queued after its flush/);
   });
 });
+
+// A transform may fetch its own parent. The parent's batches then reach the collection twice: as its input,
+// and through the dependency index, for the inputs that fetched what changed. Whether any input does is kept
+// by the index's first and last use of the parent; strict mode checks it after every transaction.
+describe('DerivedCollection fetching its own parent', () => {
+  interface Item {
+    metadata: { name: string };
+    group: string;
+    /** Whether the item's output counts the other items of its group (a fetch of the parent). */
+    counts: boolean;
+  }
+  const item = (name: string, group: string, counts: boolean): Item => ({ metadata: { name }, group, counts });
+  afterEach(() => setStrictMode(false));
+
+  it('should recompute the inputs that fetched the parent, as inputs start and stop fetching it', () => {
+    setStrictMode(true);
+    const items = newStaticCollection<Item>([item('a', 'g', false), item('b', 'g', false)]);
+    const out = newCollection(items, (ctx, i) => ({
+      metadata: i.metadata,
+      peers: i.counts ? fetch(ctx, items, filterGeneric((o: Item) => o.group === i.group)).length : -1,
+    }));
+    const dependencyIndex = (internal(out) as unknown as { dependencyIndex(): { uses(uid: number): boolean } }).dependencyIndex();
+    const parentUid = (internal(items) as unknown as { uid: number }).uid;
+    const peers = (): Record<string, number> => Object.fromEntries(out.list().map((o) => [o.metadata.name, o.peers]));
+    expect(peers()).toEqual({ a: -1, b: -1 });
+    expect(dependencyIndex.uses(parentUid)).toBe(false);
+
+    items.updateObject(item('a', 'g', true)); // a starts fetching: it sees both
+    expect(peers()).toEqual({ a: 2, b: -1 });
+    items.updateObject(item('c', 'g', false)); // a third item of the group reaches a through the index
+    expect(peers()).toEqual({ a: 3, b: -1, c: -1 });
+    expect(dependencyIndex.uses(parentUid)).toBe(true);
+
+    items.updateObject(item('a', 'g', false)); // the last fetch of the parent goes
+    expect(dependencyIndex.uses(parentUid)).toBe(false);
+    items.updateObject(item('d', 'g', true)); // and a new one comes, from a new input
+    items.deleteObject('c');
+    expect(peers()).toEqual({ a: -1, b: -1, d: 3 });
+    items.deleteObject('d'); // the input that fetched is gone: so is the use
+    expect(dependencyIndex.uses(parentUid)).toBe(false);
+    items.updateObject(item('e', 'g', false));
+    expect(peers()).toEqual({ a: -1, b: -1, e: -1 });
+  });
+});

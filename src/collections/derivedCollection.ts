@@ -57,6 +57,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private context: TransformContext | undefined;
   /** Transform runs so far (metrics, benchmarks). */
   recomputations = 0;
+  /**
+   * Some transform fetched the parent: its batches then also go through the dependency index. Kept by the
+   * index's first and last use of the parent, so that a parent's batch costs no lookup in the index.
+   */
+  private fetchesParent = false;
   /** A parent's batch may name a key twice (see `flush`: each event sets the input's value, the last one stays). */
   readonly takesRepeatedKeys = true;
   /**
@@ -82,9 +87,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
         // A transform may fetch its own parent: that edge exists already and must outlive the last fetch.
         firstUse: (src) => {
           if (src !== (parent as InternalCollection<unknown>)) src.addDependent(this);
+          else this.fetchesParent = true;
         },
         lastUse: (src) => {
           if (src !== (parent as InternalCollection<unknown>)) src.removeDependent(this);
+          else this.fetchesParent = false;
         },
         matchFailed: (inputKey, e) => this.reportError(new TransformError(this.name, this.keyedInputs ? inputKey : undefined, e, 'fetch filter threw')),
       },
@@ -159,7 +166,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       this.parentKeys.push(keys);
     }
     // The parent's batch also goes through the dependency index when some transform fetched the parent.
-    if (from !== (this.parent as InternalCollection<unknown>) || this.deps.uses(from.uid)) {
+    if (from !== (this.parent as InternalCollection<unknown>) || this.fetchesParent) {
       this.depSources.push(from.uid);
       this.depEvents.push(events);
       this.depKeys.push(keys);
@@ -460,7 +467,11 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
 
   override checkInvariants(): void {
     super.checkInvariants();
-    const bad = outputLedgerInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq) ?? this.deps.inconsistency() ?? this.queuedLeft();
+    const bad =
+      outputLedgerInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq) ??
+      this.deps.inconsistency() ??
+      this.queuedLeft() ??
+      (this.fetchesParent !== this.deps.uses(this.parent.uid) ? `fetchesParent is ${this.fetchesParent}, but the dependency index says otherwise` : undefined);
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }
 }
