@@ -50,6 +50,8 @@ interface Args {
   quick: boolean;
   /** Pairs of child processes, the two of a pair with the builds' places swapped. */
   pairs: number;
+  /** `--no-age`: leave the graphs as set up, to see what aging them does (see `age` in harness.ts). */
+  noAge: boolean;
   /** Set in the child processes: the order in which the contenders set up their graphs (see SET_UP_ORDERS). */
   order: number | undefined;
 }
@@ -58,8 +60,8 @@ type Place = 'other' | 'hand' | 'here';
 
 /**
  * The orders in which a process sets up its graphs, in pairs that swap the two builds. The place matters as
- * much as most changes: in an A/A run (at c413ae5, B1, graphs not yet aged) whichever build was set up last
- * ran 3–18 % slower than the one set up first, in each of six processes. Pair p runs the orders 2(p mod 3) and
+ * much as most changes: an A/A run with `--no-age` read 0.842–1.096 process by process (B1, three pairs,
+ * at d409137), where aged graphs read 0.953–1.047. Pair p runs the orders 2(p mod 3) and
  * 2(p mod 3)+1: every pair is fair between the builds, and three pairs put the hand-written controller in
  * every place twice, which its ratios need.
  */
@@ -78,16 +80,17 @@ const SCENARIOS = ['b1', 'b1tx', 'b1same', 'b2'];
 const HERE_NAME = 'RXKRT_AB_HERE_NAME';
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { rev: '', only: ['b1', 'b1tx', 'b2'], rounds: undefined, quick: false, pairs: 1, order: undefined };
+  const a: Args = { rev: '', only: ['b1', 'b1tx', 'b2'], rounds: undefined, quick: false, pairs: 1, noAge: false, order: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--only') a.only = (argv[++i] ?? '').toLowerCase().split(',').filter((s) => s !== '');
     else if (arg === '--rounds') a.rounds = Number(argv[++i]);
     else if (arg === '--quick') a.quick = true;
     else if (arg === '--pairs') a.pairs = Number(argv[++i]);
+    else if (arg === '--no-age') a.noAge = true;
     else if (arg === '--order') a.order = Number(argv[++i]);
     else if (!arg.startsWith('--') && a.rev === '') a.rev = arg;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:ab -- <revision> [--only b1,b1tx,b1same,b2] [--rounds N] [--pairs N] [--quick])`);
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:ab -- <revision> [--only b1,b1tx,b1same,b2] [--rounds N] [--pairs N] [--no-age] [--quick])`);
   }
   if (a.rev === '') throw new Error('bench:ab needs the revision to compare with, e.g. npm run bench:ab -- HEAD~1');
   if (a.rounds !== undefined && !(Number.isInteger(a.rounds) && a.rounds >= 3)) throw new Error('--rounds needs an integer of 3 or more');
@@ -135,17 +138,16 @@ async function load(dist: string): Promise<{ workloads: Workloads; engine: Engin
  * batch that change no Workload (the phase flips), so every recompute finds its output unchanged. The
  * contenders are set up in `order`, where undefined stands for the hand-written controller. Until the
  * orders of SET_UP_ORDERS, the hand-written controller was set up first in one process and last in the
- * other, which left the other build in the middle of both and this one at both ends: an A/A run read 1.056
- * (1.010–1.104 over six processes) against the build at the ends.
+ * other, which left the other build in the middle of both and this one at both ends.
  */
-function b1Contenders(order: ReadonlyArray<Build | undefined>, separate: boolean, sameOutputs = false): Contender[] {
+function b1Contenders(order: ReadonlyArray<Build | undefined>, ageGraphs: boolean, separate: boolean, sameOutputs = false): Contender[] {
   const ips = new IpAllocator();
   const updated = (p: Pod): Pod => (sameOutputs ? withNewPhase(p) : withNewIp(p, ips));
   const out: Contender[] = [];
   const addHand = (): void => {
     let handPods = krtPods(1000, ips);
     const hand = HandWrittenController.build(handPods, krtServices(), () => {});
-    age();
+    if (ageGraphs) age();
     out.push({
       name: 'hand-written',
       prepare: () => (handPods = handPods.map(updated)),
@@ -166,7 +168,7 @@ function b1Contenders(order: ReadonlyArray<Build | undefined>, separate: boolean
     const write = (next: readonly Pod[]): void => {
       for (const p of next) g.pods.updateObject(p);
     };
-    age();
+    if (ageGraphs) age();
     out.push({
       name: b.name,
       prepare: () => (pods = pods.map(updated)),
@@ -178,13 +180,13 @@ function b1Contenders(order: ReadonlyArray<Build | undefined>, separate: boolean
 }
 
 /** B2: a burst of pod updates in one batch, then (a separate op) the selector change fanning out to 1000 pods. */
-function b2Contenders(builds: readonly Build[], shape: Shape): Contender[] {
+function b2Contenders(builds: readonly Build[], ageGraphs: boolean, shape: Shape): Contender[] {
   const out: Contender[] = [];
   const ips = new IpAllocator();
   for (const b of builds) {
     const pods = makePods(shape, new IpAllocator());
     const g = b.workloads.buildRxkrtWorkloads(pods, makeServices(shape));
-    age();
+    if (ageGraphs) age();
     out.push({
       name: `${b.name} burst`,
       prepare: (r) => {
@@ -249,7 +251,7 @@ async function child(args: Args, order: readonly Place[], other: { sha: string; 
   for (const scenario of args.only) {
     const isB2 = scenario === 'b2';
     const rounds = args.rounds ?? (isB2 ? (args.quick ? 40 : 16) : 300);
-    const contenders = isB2 ? b2Contenders([...builds.values()], shapeOf(args)) : b1Contenders(inOrder, scenario === 'b1tx', scenario === 'b1same');
+    const contenders = isB2 ? b2Contenders([...builds.values()], !args.noAge, shapeOf(args)) : b1Contenders(inOrder, !args.noAge, scenario === 'b1tx', scenario === 'b1same');
     const ticks = cpuTicks();
     await run(contenders, rounds);
     const report: ChildReport = { scenario, rounds, times: Object.fromEntries(contenders.map((c) => [c.name, c.times])), steal: stealPercent(ticks, cpuTicks()) };
@@ -269,10 +271,12 @@ async function main(): Promise<void> {
   // work it out again: a file edited while the first child runs would otherwise name the build differently
   // in the second, and the pooled rounds would not find each other.
   const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'], { cwd: repo, encoding: 'utf8' }).trim() !== '';
-  const names = { other: other.sha, here: process.env[HERE_NAME] ?? `${here}${dirty ? '+changes' : ''}` };
+  // Against its own commit (an A/A run), this build needs a name of its own: the rounds are filed by name.
+  const hereName = `${here}${dirty ? '+changes' : ''}`;
+  const names = { other: other.sha, here: process.env[HERE_NAME] ?? (hereName === other.sha ? `${hereName}(here)` : hereName) };
   if (args.order !== undefined) return child(args, SET_UP_ORDERS[args.order]!, other, names);
   const processes = 2 * args.pairs;
-  console.log(`bench:ab: ${names.here} against ${names.other}, node ${process.version}; each op after a gc and a pause, rounds in random order, in ${processes} processes, each build set up first in half of them`);
+  console.log(`bench:ab: ${names.here} against ${names.other}, node ${process.version}; each op after a gc and a pause, rounds in random order, in ${processes} processes, each build set up first in half of them${args.noAge ? ', graphs not aged' : ''}`);
   const reports: ChildReport[][] = [];
   const orders: string[] = [];
   const label = (place: Place): string => (place === 'hand' ? 'hand-written' : names[place]);

@@ -67,11 +67,10 @@ export function gc(): void {
 
 /**
  * Two scavenges, when node runs with --expose-gc: what the objects of a long-lived graph have been through on
- * their way to the old generation. A graph set up and promoted by a full gc at once keeps the layout its
- * set-up allocated it in, among the set-up's garbage, and rxkrt's B1 graph then ran 11–23 % slower than one
- * that had been scavenged (`npm run bench:ab`, whichever build was set up last, before the builds were
- * aged); the hand-written controller's did not. Every set-up is aged, so that no contender's figures depend
- * on where it came in the order.
+ * their way to the old generation. Unaged, the graph set up last in a process reaches the old generation
+ * through a full gc alone, and in `npm run bench:ab -- HEAD --only b1 --pairs 3 --no-age` (an A/A run)
+ * process-by-process ratios spread over 0.84–1.10, against 0.95–1.05 aged; the hand-written controller's
+ * figures did not depend on its place. Every set-up is aged, so that no contender's depend on it.
  */
 export function age(): void {
   const g = (globalThis as { gc?: (options?: { type: 'minor' }) => void }).gc;
