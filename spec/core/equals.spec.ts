@@ -1,6 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { equals } from '../../src/index.js';
 import { seededRandom } from '../../src/testing/index.js';
+import { keyPlacesInUse } from '../../src/core/equals.js';
 
 describe('equals', () => {
   it('should be true for identical values and NaN', () => {
@@ -101,6 +102,62 @@ describe('equals', () => {
     expect(equals({ a: { x: 1 }, b: undefined }, { a: { x: 1 }, c: undefined })).toBe(false);
     expect(equals(Object.assign(Object.create(null), { a: 1 }), Object.assign(Object.create(null), { a: 1 }))).toBe(true);
     expect(equals(Object.assign(Object.create(null), { a: 1 }), { a: 1 })).toBe(false);
+  });
+
+  it('should not depend on the order in which keys were added', () => {
+    expect(equals({ a: 1, b: { x: 1, y: 2 } }, { b: { y: 2, x: 1 }, a: 1 })).toBe(true);
+    expect(equals({ a: 1, b: 2 }, { b: 2, a: 3 })).toBe(false);
+    expect(equals({ a: 1, b: 2 }, { b: 2, c: 1 })).toBe(false);
+    // Integer-like keys come first in enumeration, whatever the order of insertion.
+    expect(equals({ x: 1, 2: 'b', 1: 'a' }, { 1: 'a', x: 1, 2: 'b' })).toBe(true);
+  });
+
+  it('should count only own enumerable keys, on either side', () => {
+    // A key the other object only inherits, with the very value it inherits.
+    const inherits = { toString: Object.prototype.toString, a: 1 };
+    expect(equals(inherits, { a: 1, b: 2 })).toBe(false);
+    expect(equals({ a: 1, b: 2 }, inherits)).toBe(false);
+    const hidden = Object.defineProperty({ a: 1 }, 'b', { value: 2, enumerable: false });
+    expect(equals(hidden, { a: 1 })).toBe(true);
+    expect(equals({ a: 1 }, hidden)).toBe(true);
+    expect(equals({ b: 2, a: 1 }, hidden)).toBe(false);
+    expect(equals(hidden, { b: 2, a: 1 })).toBe(false);
+  });
+
+  it('should stay right when a getter compares other objects in the middle of a walk', () => {
+    const reentrant = (inner: boolean): Record<string, unknown> => ({
+      a: 1,
+      get b(): boolean {
+        return equals({ p: 1, q: { r: 2 } }, { p: 1, q: { r: inner ? 2 : 3 } });
+      },
+      c: 'x',
+    });
+    expect(equals(reentrant(true), reentrant(true))).toBe(true);
+    expect(equals(reentrant(true), reentrant(false))).toBe(false);
+    expect(equals(reentrant(true), { a: 1, b: true, c: 'x' })).toBe(true);
+    expect(equals(reentrant(false), { c: 'x', a: 1, b: false })).toBe(true);
+    // A walk the getter starts must not take the outer walk's places: here that would swap the outer
+    // object's key `a` for the inner one's `x`, and the outer objects would look alike.
+    const outer = { a: undefined, get b(): boolean { return equals({ x: 1 }, { x: 1 }); } };
+    expect(equals(outer, { x: 1, b: true })).toBe(false);
+    expect(keyPlacesInUse()).toBe(0);
+  });
+
+  it('should keep comparing correctly after a getter throws in the middle of a walk', () => {
+    const throwing = { a: 1, get b(): never { throw new Error('getter'); } };
+    for (let i = 0; i < 3; i++) {
+      expect(() => equals({ x: { y: throwing } }, { x: { y: { a: 1, b: 2 } } })).toThrow('getter');
+      expect(keyPlacesInUse()).toBe(0);
+    }
+    expect(equals({ a: 1, b: { c: 2 } }, { a: 1, b: { c: 2 } })).toBe(true);
+    expect(equals({ a: 1, b: { c: 2 } }, { b: { c: 2 }, a: 2 })).toBe(false);
+  });
+
+  it('should compare objects with very many keys, then small ones as before', () => {
+    const wide = (v: number): Record<string, number> => Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i === 4999 ? v : i]));
+    expect(equals(wide(1), wide(1))).toBe(true);
+    expect(equals(wide(1), wide(2))).toBe(false);
+    expect(equals({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toBe(true);
   });
 
   it('should agree with a direct recursive definition on random plain data', () => {

@@ -1,6 +1,8 @@
 // Equality: decides whether an update is a real change; it starts with `===` because immer shares structure.
 
 const hasOwn = Object.prototype.hasOwnProperty;
+/** Own and enumerable: what `for-in` with `hasOwn` lists. */
+const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 interface Equaler {
   equals(other: unknown): boolean;
@@ -15,20 +17,53 @@ export function equals(a: unknown, b: unknown): boolean {
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
     return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
   }
+  const base = keysUsed;
+  try {
+    return objectsEqual(a, b);
+  } finally {
+    // Only a throw (a getter, an `equals` method) gets here with keys still held: give their places back.
+    keysUsed = base;
+  }
+}
+
+/** `equals` inside a comparison: only the entry point needs to give back `keysSeen`'s places after a throw. */
+function valuesEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+  }
   return objectsEqual(a, b);
 }
 
 /**
- * Plain data, the hot case: every output is compared with its predecessor on every recompute. Own enumerable
- * keys are compared without allocating key arrays, and nested objects only once every other field has
- * matched: a recomputed output usually differs in a scalar (an IP, a count, a resourceVersion) or in the
- * length of a list, and finding that first skips walking its nested objects (a B1 Workload's `metadata`).
- * The first two nested pairs wait in locals rather than in a second walk of the keys: an output that did
- * not change (most recomputes in a controller) is walked once, and its nested values go straight to
- * `objectsEqual`, being distinct objects already.
+ * The own keys of the object being walked, in order, so that the other object's keys can be checked
+ * against them by position. A getter may compare objects while a walk is under way, so each walk takes the
+ * places from `keysUsed` up and gives them back when it ends.
+ */
+const keysSeen: string[] = [];
+let keysUsed = 0;
+
+/** @internal Places of `keysSeen` in use: 0 between comparisons, after a throw too (for tests). */
+export function keyPlacesInUse(): number {
+  return keysUsed;
+}
+
+/** Above this many places `keysSeen` is emptied after use rather than kept (one very wide object). */
+const KEYS_KEPT = 1024;
+
+/**
+ * Plain data, the hot case: every output is compared with its predecessor on every recompute. The keys of
+ * `rb` are read with a `for-in`, as those of `ra` are, and checked against them by position, because a read
+ * of `rb[k]` or `hasOwn(rb, k)` by a key taken from another object is a megamorphic lookup, while inside
+ * `for (k in rb)` V8 answers both from the enumeration cache; two objects built by the same code list their
+ * keys in the same order. If the orders differ, `sameKeySet` decides by lookups.
+ * Nested objects are compared only once every other field has matched: a recomputed output usually differs
+ * in a scalar (an IP, a count, a resourceVersion) or in the length of a list, and finding that first skips
+ * walking its nested objects (a B1 Workload's `metadata`). The first two nested pairs wait in locals.
  */
 function plainEqual(ra: Record<string, unknown>, rb: Record<string, unknown>): boolean {
-  let n = 0;
+  const base = keysUsed;
+  let n = base;
   let nested = 0;
   let x1: object | undefined;
   let y1: object | undefined;
@@ -36,14 +71,15 @@ function plainEqual(ra: Record<string, unknown>, rb: Record<string, unknown>): b
   let y2: object | undefined;
   for (const k in ra) {
     if (!hasOwn.call(ra, k)) continue;
-    n++;
-    if (!hasOwn.call(rb, k)) return false;
+    keysSeen[n++] = k;
+    keysUsed = n;
+    // If `k` is not `rb`'s own, any answer but "equal" is right, and "equal" waits for the key check.
     const x = ra[k];
     const y = rb[k];
     if (x === y) continue;
     if (typeof x === 'object' && typeof y === 'object' && x !== null && y !== null) {
       // A list that changed usually changed its length: known without walking anything.
-      if (Array.isArray(x) && Array.isArray(y) && x.length !== y.length && typeof (x as Partial<Equaler>).equals !== 'function') return false;
+      if (Array.isArray(x) && Array.isArray(y) && x.length !== y.length && typeof (x as Partial<Equaler>).equals !== 'function') return release(base, false);
       if (nested === 0) {
         x1 = x;
         y1 = y;
@@ -54,11 +90,22 @@ function plainEqual(ra: Record<string, unknown>, rb: Record<string, unknown>): b
       nested++;
     } else if (x === x || y === y) {
       // Distinct, and not both objects: equal only as two NaNs.
-      return false;
+      return release(base, false);
     }
   }
-  for (const k in rb) if (hasOwn.call(rb, k)) n--;
-  if (n !== 0) return false;
+  let i = base;
+  let inOrder = true;
+  for (const k in rb) {
+    if (!hasOwn.call(rb, k)) continue;
+    if (i === n || keysSeen[i] !== k) {
+      inOrder = false;
+      break;
+    }
+    i++;
+  }
+  const sameKeys = inOrder ? i === n : sameKeySet(ra, rb, n - base);
+  release(base, true);
+  if (!sameKeys) return false;
   if (nested === 0) return true;
   if (!objectsEqual(x1!, y1!)) return false;
   if (nested === 1) return true;
@@ -77,13 +124,31 @@ function plainEqual(ra: Record<string, unknown>, rb: Record<string, unknown>): b
   return true;
 }
 
+/** Gives back the places a walk took in `keysSeen`, and passes its answer through. */
+function release(base: number, answer: boolean): boolean {
+  keysUsed = base;
+  if (base === 0 && keysSeen.length > KEYS_KEPT) keysSeen.length = 0;
+  return answer;
+}
+
+/** Whether `rb`'s own enumerable keys are exactly `ra`'s (which number `count`), whatever their order. */
+function sameKeySet(ra: Record<string, unknown>, rb: Record<string, unknown>, count: number): boolean {
+  let n = count;
+  for (const k in rb) {
+    if (!hasOwn.call(rb, k)) continue;
+    if (!isEnumerable.call(ra, k)) return false;
+    n--;
+  }
+  return n === 0;
+}
+
 /** Two distinct non-null objects: the `equals` method of the first, else structural equality. */
 function objectsEqual(a: object, b: object): boolean {
   if (typeof (a as Partial<Equaler>).equals === 'function') return (a as Equaler).equals(b);
   // Arrays before the prototype read: they are the most common nested value after plain objects.
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!valuesEqual(a[i], b[i])) return false;
     return true;
   }
   const pa = Object.getPrototypeOf(a);
@@ -92,7 +157,7 @@ function objectsEqual(a: object, b: object): boolean {
   if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
   if (a instanceof Map) {
     if (!(b instanceof Map) || a.size !== b.size) return false;
-    for (const [k, v] of a) if (!b.has(k) || !equals(v, b.get(k))) return false;
+    for (const [k, v] of a) if (!b.has(k) || !valuesEqual(v, b.get(k))) return false;
     return true;
   }
   if (a instanceof Set) {
@@ -104,7 +169,7 @@ function objectsEqual(a: object, b: object): boolean {
       if (b.has(v)) continue;
       if (typeof v !== 'object' || v === null) return false;
       unmatched ??= [...b].filter((w) => typeof w === 'object' && w !== null && !a.has(w));
-      const i = unmatched.findIndex((w) => equals(v, w));
+      const i = unmatched.findIndex((w) => valuesEqual(v, w));
       if (i < 0) return false;
       unmatched.splice(i, 1);
     }
@@ -117,7 +182,7 @@ function objectsEqual(a: object, b: object): boolean {
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
   for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(rb, k) || !equals(ra[k], rb[k])) return false;
+    if (!Object.prototype.hasOwnProperty.call(rb, k) || !valuesEqual(ra[k], rb[k])) return false;
   }
   return true;
 }
