@@ -69,6 +69,30 @@ describe('equals', () => {
     expect(equals(new A(), new B())).toBe(false);
   });
 
+  it('should not equate plain data with an object of another kind that holds the same fields', () => {
+    class Point {
+      constructor(
+        readonly x: number,
+        readonly y: number,
+      ) {}
+    }
+    const bare = (o: object): object => Object.assign(Object.create(null) as object, o);
+    const pairs: Array<[unknown, unknown]> = [
+      [{ x: 1, y: 2 }, new Point(1, 2)],
+      [{ x: 1, y: 2 }, bare({ x: 1, y: 2 })],
+      [{}, new Map()],
+      [{}, new Date(0)],
+      [{}, []],
+      [{ 0: 'a' }, ['a']],
+      [{ meta: { x: 1, y: 2 } }, { meta: new Point(1, 2) }],
+    ];
+    for (const [a, b] of pairs) {
+      expect([a, b, equals(a, b)]).toEqual([a, b, false]);
+      expect([b, a, equals(b, a)]).toEqual([b, a, false]);
+    }
+    expect(equals(bare({ x: 1 }), bare({ x: 1 }))).toBe(true);
+  });
+
   it('should find a scalar difference without comparing nested objects', () => {
     let calls = 0;
     const nested = { equals: () => (calls++, true) };
