@@ -62,6 +62,7 @@ const KEYS_KEPT = 1024;
  * walking its nested objects (a B1 Workload's `metadata`). The first two nested pairs wait in locals.
  * `rb`'s prototype is read only once everything else matched: any difference already means "not equal",
  * whatever `rb` is, and most compared pairs differ (a prototype read is a call V8 makes at such a site).
+ * So `rb[k]` may run a getter of `rb`'s class before its prototype tells it apart: the answer is the same.
  */
 function plainEqual(ra: Record<string, unknown>, rb: Record<string, unknown>, proto: object | null): boolean {
   const base = keysUsed;
