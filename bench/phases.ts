@@ -16,7 +16,6 @@ import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { FULL, QUICK, makePods, makeServices, type Shape } from './b2Shape.js';
 import { age, gc, median } from './harness.js';
 
-
 interface Data {
   name: string;
   pods: Pod[];
