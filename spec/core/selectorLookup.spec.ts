@@ -129,6 +129,37 @@ describe('SelectorLookup', () => {
     l.delete('s');
     const anchored = (l as unknown as { anchored: Map<string, Map<unknown, Set<unknown>>> }).anchored;
     expect(anchored.size).toBe(0);
+    // The same for label names: the list `candidates` walks while there are few keeps only those in use.
+    for (let i = 0; i < 12; i++) l.set(`n${i}`, svc(`n${i}`, { [`name${i}`]: 'x' }));
+    for (let i = 0; i < 12; i += 2) l.delete(`n${i}`);
+    const names = (l as unknown as { names: string[] }).names;
+    expect([...names].sort()).toEqual(['name1', 'name11', 'name3', 'name5', 'name7', 'name9']);
+    for (let i = 1; i < 12; i += 2) expect(candidatesOf(l, { [`name${i}`]: 'x' }, false)).toEqual([`n${i}`]);
+    for (let i = 1; i < 12; i += 2) l.delete(`n${i}`);
+    expect(names).toEqual([]);
+  });
+
+  it('should find a label the label map holds but does not enumerate, as the filters’ own test does', () => {
+    const l = new SelectorLookup<Svc>();
+    l.set('web', svc('web', { app: 'web' }));
+    const labels: Record<string, string> = { tier: 'front' };
+    Object.defineProperty(labels, 'app', { value: 'web', enumerable: false });
+    expect(selectsNonEmpty({ app: 'web' }, labels)).toBe(true);
+    expect(candidatesOf(l, labels, false)).toEqual(['web']);
+  });
+
+  it('should always name a selector whose values are all undefined: it selects every label map without those labels', () => {
+    const l = new SelectorLookup<Svc>();
+    // Outside the types, but reachable from untyped code: `selectsNonEmpty` reads `labels.app === undefined`.
+    const loose = svc('loose', { app: undefined } as unknown as Labels);
+    const web = svc('web', { app: 'web' });
+    // One undefined value among others: filed under the pair that has a value.
+    const half = svc('half', { app: 'web', zone: undefined } as unknown as Labels);
+    for (const s of [loose, web, half]) l.set(s.name, s);
+    expect(selectsNonEmpty(loose.spec.selector, { tier: 'front' })).toBe(true);
+    expect(candidatesOf(l, { tier: 'front' }, false)).toEqual(['loose']);
+    expect(candidatesOf(l, { app: 'web' }, false)).toEqual(['loose', 'web', 'half']);
+    expect(l.inconsistency(new Map([loose, web, half].map((s) => [s.name, s])))).toBeUndefined();
   });
 
   it('should keep the order among many candidates of one crowded pair, through removals', () => {
@@ -140,12 +171,18 @@ describe('SelectorLookup', () => {
     expect(candidatesOf(l, { app: 'web' }, false)).toEqual([...expected, 's0']);
   });
 
-  it('should name, in order, a superset of what a scan selects, for random selectors, labels and edits', () => {
+  // Four label names keep `candidates` on its walk of the lookup's names; eight take it past FEW_NAMES, to
+  // its walk of the label map.
+  it.each([
+    ['four', ['app', 'tier', 'zone', 'shard']],
+    ['eight', ['app', 'tier', 'zone', 'shard', 'team', 'env', 'version', 'track']],
+  ])('should name, in order, a superset of what a scan selects, for random selectors, labels and edits (%s label names)', (_, labelNames) => {
     const rand = seededRandom(7);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const p0 = 4 / labelNames.length;
     const randomLabels = (p: number): Labels => {
       const l: Record<string, string> = {};
-      for (const name of ['app', 'tier', 'zone', 'shard']) if (rand() < p) l[name] = pick(['a', 'b', 'c']);
+      for (const name of labelNames) if (rand() < p * p0) l[name] = pick(['a', 'b', 'c']);
       return l;
     };
     const lookup = new SelectorLookup<Svc>();
@@ -161,6 +198,7 @@ describe('SelectorLookup', () => {
         lookup.set(name, s);
         mirror.set(name, s);
       }
+      expect(lookup.inconsistency(mirror)).toBeUndefined();
       const labels = randomLabels(0.7);
       for (const withEmpty of [false, true]) {
         const named = candidatesOf(lookup, labels, withEmpty);

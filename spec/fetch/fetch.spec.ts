@@ -368,6 +368,16 @@ describe('fetch by selector over a whole collection', () => {
     check();
   });
 
+  it('should give what a scan gives for a selector with an undefined value (untyped input), through the lookup', () => {
+    // Twelve services: past the size where a collection answers selector fetches from its lookup.
+    const loose = { ...obj('ns/loose'), spec: { selector: { app: undefined } as unknown as Record<string, string> } };
+    const src = newStaticCollection<Obj>([...Array.from({ length: 11 }, (_, i) => obj(`ns/s${i}`, undefined, { app: `a${i}` })), loose]);
+    const keysFor = (labels: Record<string, string>) => newSingleton((ctx) => fetch(ctx, src, filterSelectsNonEmpty(labels)).map(keyOfObj));
+    // The filter's own test reads `labels.app`, undefined for a label map without `app`: the loose selector selects it.
+    expect(keysFor({ tier: 'front' }).get()).toEqual(['ns/loose']);
+    expect(keysFor({ app: 'a3' }).get()).toEqual(['ns/s3']);
+  });
+
   it('should recompute only readers whose selector fetch the change concerns', () => {
     const src = newStaticCollection<Obj>(Array.from({ length: 10 }, (_, i) => obj(`ns/s${i}`, undefined, { app: `a${i}` })));
     const r = reader(src, filterSelectsNonEmpty({ app: 'a3' }));

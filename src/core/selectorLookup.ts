@@ -25,6 +25,12 @@ export const SELECTOR_LOOKUP_MIN_SIZE = 8;
  */
 const NEW_NAME_COST = 4;
 
+/**
+ * Up to this many anchor names, `candidates` reads each name from the label map; beyond, it walks the label
+ * map and probes the names (a label map with fewer labels than the lookup has names is then the cheaper walk).
+ */
+const FEW_NAMES = 4;
+
 /** One object of the set, or a place kept for one (see `reserve`). */
 interface Slot<T> {
   /** Undefined only in a kept place, which is filed nowhere. */
@@ -33,7 +39,7 @@ interface Slot<T> {
   selector: Labels | undefined;
   /** Position in the set's insertion order, which answers keep. */
   readonly seq: number;
-  /** Where the slot is filed: one anchor bucket, the empty selectors, or the unreadable ones; undefined
+  /** Where the slot is filed: one anchor bucket, the empty selectors, or the ones always a candidate; undefined
    * for a kept place. */
   bucket: Slot<T>[] | undefined;
   /** Its index in `bucket` (buckets are unordered: removal moves the last slot into the gap). */
@@ -51,11 +57,22 @@ export class SelectorLookup<T> {
   private readonly slots = new Map<string, Slot<T>>();
   /** label name → label value → the slots whose anchor is that pair. */
   private readonly anchored = new Map<string, Map<unknown, Slot<T>[]>>();
+  /**
+   * The names `anchored` holds, with their value maps, in a plain list: while there are few, `candidates`
+   * walks them and reads each from the label map, rather than walking the label map and probing `anchored`
+   * for each of its names. Services file under one or two names (`app`, say) and pods carry more labels.
+   */
+  private readonly names: string[] = [];
+  private readonly byName: Map<unknown, Slot<T>[]>[] = [];
   /** Empty selectors: they select every label map under `filterSelects`, none under `filterSelectsNonEmpty`. */
   private readonly empty: Slot<T>[] = [];
-  /** Objects whose selector could not be read (a throwing `getLabelSelector`): always candidates, so that
-   * the caller's own test meets the error where a scan would have. */
-  private readonly unreadable: Slot<T>[] = [];
+  /**
+   * Always candidates: objects whose selector could not be read (a throwing `getLabelSelector`), so that the
+   * caller's own test meets the error where a scan would have, and selectors whose every value is undefined
+   * (outside the types, but such a pair matches every label map without that label, which no pair of the
+   * label map leads to).
+   */
+  private readonly always: Slot<T>[] = [];
   private nextSeq = 0;
   /** Reused by `candidates`, which runs no user code, so nothing can re-enter while it is filled; its slots
    * are cleared by hand rather than with `length = 0`, which would give its backing store back. */
@@ -77,7 +94,7 @@ export class SelectorLookup<T> {
     const bucket = slot.bucket;
     slot.value = value;
     if (bucket !== undefined) {
-      if (bucket !== this.unreadable && readSelector(value) === slot.selector) return;
+      if (bucket !== this.always && readSelector(value) === slot.selector) return;
       this.unfile(slot);
     }
     this.file(slot);
@@ -123,14 +140,26 @@ export class SelectorLookup<T> {
   candidates(labels: Labels, withEmpty: boolean, out: CandidateList<T>): void {
     const found = this.found;
     let n = 0;
-    for (const name in labels) {
-      const byValue = this.anchored.get(name);
-      if (byValue === undefined) continue;
-      const bucket = byValue.get(labels[name]);
-      if (bucket !== undefined) for (let i = 0; i < bucket.length; i++) found[n++] = bucket[i];
+    const names = this.names;
+    if (names.length <= FEW_NAMES) {
+      // Reading the label by name finds what the filters' own test (`labels[name] === value`) finds, also a
+      // label the map does not enumerate.
+      for (let j = 0; j < names.length; j++) {
+        const value = labels[names[j]!];
+        if (value === undefined) continue;
+        const bucket = this.byName[j]!.get(value);
+        if (bucket !== undefined) for (let i = 0; i < bucket.length; i++) found[n++] = bucket[i];
+      }
+    } else {
+      for (const name in labels) {
+        const byValue = this.anchored.get(name);
+        if (byValue === undefined) continue;
+        const bucket = byValue.get(labels[name]);
+        if (bucket !== undefined) for (let i = 0; i < bucket.length; i++) found[n++] = bucket[i];
+      }
     }
-    const unreadable = this.unreadable;
-    for (let i = 0; i < unreadable.length; i++) found[n++] = unreadable[i];
+    const always = this.always;
+    for (let i = 0; i < always.length; i++) found[n++] = always[i];
     if (withEmpty) for (let i = 0; i < this.empty.length; i++) found[n++] = this.empty[i];
     if (n > 16) {
       // A crowded pair (many selectors sharing their least crowded pair): a real sort.
@@ -176,9 +205,11 @@ export class SelectorLookup<T> {
       const selector = readSelector(value);
       const filed =
         selector === undefined
-          ? slot.bucket === this.unreadable
+          ? slot.bucket === this.always
           : slot.anchorName === undefined
-            ? slot.bucket === this.empty && Object.keys(selector).length === 0
+            ? Object.keys(selector).length === 0
+              ? slot.bucket === this.empty
+              : slot.bucket === this.always && Object.values(selector).every((v) => v === undefined)
             : selector[slot.anchorName] === slot.anchorValue && this.anchored.get(slot.anchorName)?.get(slot.anchorValue) === slot.bucket;
       if (!filed) return `selector lookup files ${JSON.stringify(key)} under a pair its selector does not have`;
     }
@@ -194,10 +225,13 @@ export class SelectorLookup<T> {
     slot.selector = selector;
     slot.anchorName = undefined;
     slot.anchorValue = undefined;
-    if (selector === undefined) return this.put(slot, this.unreadable);
+    if (selector === undefined) return this.put(slot, this.always);
     let bestCost = Infinity;
+    let pairs = 0;
     for (const name in selector) {
+      pairs++;
       const value: unknown = selector[name];
+      if (value === undefined) continue;
       const byValue = this.anchored.get(name);
       const cost = byValue === undefined ? NEW_NAME_COST : (byValue.get(value)?.length ?? 0);
       if (cost < bestCost) {
@@ -207,9 +241,13 @@ export class SelectorLookup<T> {
         if (cost === 0) break;
       }
     }
-    if (slot.anchorName === undefined) return this.put(slot, this.empty);
+    if (slot.anchorName === undefined) return this.put(slot, pairs === 0 ? this.empty : this.always);
     let byValue = this.anchored.get(slot.anchorName);
-    if (byValue === undefined) this.anchored.set(slot.anchorName, (byValue = new Map()));
+    if (byValue === undefined) {
+      this.anchored.set(slot.anchorName, (byValue = new Map()));
+      this.names.push(slot.anchorName);
+      this.byName.push(byValue);
+    }
     let bucket = byValue.get(slot.anchorValue);
     if (bucket === undefined) byValue.set(slot.anchorValue, (bucket = []));
     this.put(slot, bucket);
@@ -233,7 +271,15 @@ export class SelectorLookup<T> {
     if (slot.anchorName === undefined || bucket.length > 0) return;
     const byValue = this.anchored.get(slot.anchorName)!;
     byValue.delete(slot.anchorValue);
-    if (byValue.size === 0) this.anchored.delete(slot.anchorName);
+    if (byValue.size > 0) return;
+    this.anchored.delete(slot.anchorName);
+    const j = this.names.indexOf(slot.anchorName);
+    const lastName = this.names.pop()!;
+    const lastMap = this.byName.pop()!;
+    if (j < this.names.length) {
+      this.names[j] = lastName;
+      this.byName[j] = lastMap;
+    }
   }
 }
 
