@@ -23,11 +23,10 @@
 // place away. Even so, two runs of one comparison have disagreed by more than their intervals over rounds:
 // `--pairs N` runs N pairs, and every ratio comes with a second interval that resamples whole processes
 // (pairedRatio.ts), and with each process's own median.
-import { execFileSync, execSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildRevision, checkoutName, repo } from './revision.js';
 import { age, median, settle } from './harness.js';
 import { describeRatio, pairedRatio } from './pairedRatio.js';
 import { cpuTicks, stealPercent } from './hostSteal.js';
@@ -98,25 +97,6 @@ function parseArgs(argv: readonly string[]): Args {
   if (a.order !== undefined && SET_UP_ORDERS[a.order] === undefined) throw new Error(`--order needs an index into SET_UP_ORDERS (0–${SET_UP_ORDERS.length - 1})`);
   for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
   return a;
-}
-
-/** The checkout this script was compiled from (dist/bench/ab.js → the repository root). */
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** Exports and builds `rev` once (kept in the temporary folder by commit); returns its dist folder. */
-function buildRevision(rev: string): { sha: string; dist: string } {
-  const sha = execFileSync('git', ['rev-parse', '--short', `${rev}^{commit}`], { cwd: repo, encoding: 'utf8' }).trim();
-  const dir = join(tmpdir(), `rxkrt-ab-${sha}`);
-  const dist = join(dir, 'dist');
-  if (!existsSync(join(dist, 'bench', 'rxkrtWorkloads.js'))) {
-    mkdirSync(dir, { recursive: true });
-    execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`, { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    if (!existsSync(join(dir, 'bench', 'rxkrtWorkloads.ts'))) throw new Error(`revision ${sha} has no bench/rxkrtWorkloads.ts to build its graph with`);
-    process.stderr.write(`  · building ${sha} in ${dir}\n`);
-    execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
-  }
-  return { sha, dist };
 }
 
 interface Contender {
@@ -266,13 +246,10 @@ function shapeOf(args: Args): Shape {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const other = buildRevision(args.rev);
-  const here = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
-  // Only changes to what the build is made of make it "+changes". The children are told the name rather than
-  // work it out again: a file edited while the first child runs would otherwise name the build differently
-  // in the second, and the pooled rounds would not find each other.
-  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'], { cwd: repo, encoding: 'utf8' }).trim() !== '';
+  // The children are told the name rather than work it out again: a file edited while the first child runs
+  // would otherwise name the build differently in the second, and the pooled rounds would not find each other.
   // Against its own commit (an A/A run), this build needs a name of its own: the rounds are filed by name.
-  const hereName = `${here}${dirty ? '+changes' : ''}`;
+  const hereName = checkoutName();
   const names = { other: other.sha, here: process.env[HERE_NAME] ?? (hereName === other.sha ? `${hereName}(here)` : hereName) };
   if (args.order !== undefined) return child(args, SET_UP_ORDERS[args.order]!, other, names);
   const processes = 2 * args.pairs;

@@ -16,6 +16,14 @@ export const FULL: Shape = { pods: 100_000, namespaces: 100, servicesPerNs: 50, 
 export const QUICK: Shape = { pods: 5_000, namespaces: 5, servicesPerNs: 50, burst: 5_000, fanout: 1000 };
 
 /**
+ * B2's shape at `pods` pods for `npm run bench:counts`, which runs under callgrind: 1000 pods a namespace,
+ * and bursts of 1000 updates (a different part of the pods each op), so that an op stays short.
+ */
+export function countsShape(pods: number): Shape {
+  return { pods, namespaces: pods / 1000, servicesPerNs: 50, burst: 1000, fanout: 1000 };
+}
+
+/**
  * Pod j of a namespace has `app=app-<j%40>`, `shard=s-<j%2>`, `part-of=bench`. Services 0..39 select
  * `app=app-<s>`; services 40..49 select `app=app-<s-40>, shard=s-0`. So every pod matches one or two services.
  */

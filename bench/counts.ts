@@ -1,0 +1,206 @@
+// `npm run bench:counts -- [revision]`: instructions and simulated cache misses per update, under callgrind.
+//
+// Timings on this shared host drift by more than most changes are worth (bench:ab needs six processes to
+// tell 5 % apart). Callgrind counts instead: the instructions an op executes, and the misses of a simulated
+// two-level cache, which do not depend on what the host's other guests are doing. Each contender runs in
+// processes of its own under callgrind, with V8 made repeatable (one thread, fixed seeds, a fixed gc
+// schedule, no address randomization); countsChild.ts runs the ops. Repeated processes of one build agree
+// within 0.1 % on instructions (0.8 % in the burst).
+//
+// How far to trust a difference between two builds: where code and data land still differs between two
+// builds, even of the same engine code in two folders. At e6b187b, against itself built elsewhere, instructions
+// agreed within 0.7 %, last-level misses within 1.3 %, and first-level data misses differed by up to 36 % (B1 as
+// 1000 transactions, whose small working set sits at the edge of the simulated 32 KB). Read instructions and
+// last-level misses; first-level figures only when they move a lot in every scenario.
+//
+// What the counts leave out: time. A miss costs what the hardware makes of it (misses that overlap cost less
+// than misses in a row, and the real prefetchers hide some), and the simulated last-level cache is smaller
+// than the host's, in proportion to the smaller data set. `est. cycles` weighs the counts with callgrind's
+// old rule of thumb (1 per instruction, 10 per first-level data miss, 100 per last-level miss); it ranks
+// changes, it does not predict milliseconds. Decide with the counts, confirm with bench:ab.
+//
+//   npm run bench:counts                       this build and the hand-written controller
+//   npm run bench:counts -- HEAD~1             ... and another revision's build, with ratios against it
+//   npm run bench:counts -- main --only burst,fanout --repeats 5
+//   options: --only burst,fanout,b1,b1tx  --repeats N (processes per contender, default 3)  --ops N (measured
+//            ops per process, default 8)  --warm N (untimed ops first, default 60)  --pods N (B2's pods,
+//            default 5000)  --ll KB (simulated last-level cache, default 2048)
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildRevision, checkoutName, repo } from './revision.js';
+import { medianPerUpdate, parseCallgrindTotals, perUpdate, type PerUpdate, type Totals } from './callgrindTotals.js';
+import { countsShape } from './b2Shape.js';
+
+interface Args {
+  rev: string | undefined;
+  only: string[];
+  repeats: number;
+  ops: number;
+  warm: number;
+  pods: number;
+  llKb: number;
+}
+
+const SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx'];
+
+function parseArgs(argv: readonly string[]): Args {
+  const a: Args = { rev: undefined, only: ['burst', 'fanout', 'b1', 'b1tx'], repeats: 3, ops: 8, warm: 60, pods: 5000, llKb: 2048 };
+  const int = (i: number, name: string, min: number): number => {
+    const v = Number(argv[i]);
+    if (!(Number.isInteger(v) && v >= min)) throw new Error(`${name} needs an integer of ${min} or more`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--only') a.only = (argv[++i] ?? '').toLowerCase().split(',').filter((s) => s !== '');
+    else if (arg === '--repeats') a.repeats = int(++i, '--repeats', 1);
+    else if (arg === '--ops') a.ops = int(++i, '--ops', 1);
+    else if (arg === '--warm') a.warm = int(++i, '--warm', 0);
+    else if (arg === '--pods') a.pods = int(++i, '--pods', 1000);
+    else if (arg === '--ll') a.llKb = int(++i, '--ll', 64);
+    else if (!arg.startsWith('--') && a.rev === undefined) a.rev = arg;
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB])`);
+  }
+  for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
+  if (a.pods % 1000 !== 0) throw new Error('--pods needs a multiple of 1000 (B2 has 1000 pods per namespace)');
+  return a;
+}
+
+interface Job {
+  scenario: string;
+  contender: string;
+  /** The dist folder, or 'hand' for the hand-written controller. */
+  target: string;
+}
+
+/** What one op is counted in: updates (pods updated, or recomputed by the fan-out). */
+function updatesPerOp(scenario: string, args: Args): number {
+  const shape = countsShape(args.pods);
+  return scenario === 'burst' ? shape.burst : scenario === 'fanout' ? shape.fanout : 1000;
+}
+
+const V8_REPEATABLE = ['--single-threaded', '--predictable', '--predictable-gc-schedule', '--no-flush-bytecode', '--hash-seed=1', '--random-seed=1'];
+
+function runJob(job: Job, args: Args, dir: string, n: number): Promise<Totals> {
+  const out = join(dir, `${job.scenario}-${job.contender.replace(/[^a-z0-9+]/gi, '_')}-${n}.out`);
+  const child = fileURLToPath(new URL('./countsChild.js', import.meta.url));
+  const argv = [
+    'x86_64',
+    '-R',
+    'valgrind',
+    '--tool=callgrind',
+    '--cache-sim=yes',
+    '--D1=32768,8,64',
+    `--LL=${args.llKb * 1024},16,64`,
+    '--collect-atstart=no',
+    '--toggle-collect=Builtins_ArrayPrototypeFindLastIndex',
+    `--callgrind-out-file=${out}`,
+    process.execPath,
+    '--allow-natives-syntax',
+    '--expose-gc',
+    ...V8_REPEATABLE,
+    child,
+    job.target,
+    job.scenario,
+    String(args.pods),
+    String(args.warm),
+    String(args.ops),
+  ];
+  return new Promise((resolve, reject) => {
+    execFile('setarch', argv, { cwd: repo, maxBuffer: 16 << 20 }, (err, _stdout, stderr) => {
+      if (err !== null) {
+        reject(new Error(`${job.contender} (${job.scenario}) failed under callgrind: ${err.message}\n${stderr.split('\n').slice(-15).join('\n')}`));
+        return;
+      }
+      resolve(parseCallgrindTotals(readFileSync(out, 'utf8'), out));
+    });
+  });
+}
+
+/** Runs the jobs `repeats` times each, as many at once as there are cores. */
+async function runAll(jobs: readonly Job[], args: Args, dir: string): Promise<Map<Job, Totals[]>> {
+  const queue: Array<{ job: Job; n: number }> = [];
+  for (let n = 0; n < args.repeats; n++) for (const job of jobs) queue.push({ job, n });
+  const results = new Map<Job, Totals[]>(jobs.map((j) => [j, []]));
+  const total = queue.length;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+      results.get(item.job)!.push(await runJob(item.job, args, dir, item.n));
+      process.stderr.write(`\r  · ${++done}/${total} processes under callgrind`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(cpus().length, queue.length)) }, worker));
+  process.stderr.write('\n');
+  return results;
+}
+
+const TITLES: Record<string, string> = {
+  burst: `B2's burst: ${countsShape(1000).burst} pod updates in one batch`,
+  fanout: "B2's fan-out: a selector change recomputing 1000 pods",
+  b1: 'B1: 1000 pod updates in one batch',
+  b1tx: 'B1: 1000 pod updates, one transaction each (the hand-written controller drains after each)',
+};
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  for (const tool of ['valgrind', 'setarch']) {
+    try {
+      execFileSync(tool, ['--version'], { stdio: 'ignore' });
+    } catch {
+      throw new Error(`bench:counts needs ${tool} (Debian: apt-get install ${tool === 'valgrind' ? 'valgrind' : 'util-linux'})`);
+    }
+  }
+  const hereName = checkoutName();
+  const contenders: Array<{ name: string; target: string }> = [{ name: 'hand-written', target: 'hand' }, { name: hereName, target: join(repo, 'dist') }];
+  let otherName: string | undefined;
+  if (args.rev !== undefined) {
+    const other = buildRevision(args.rev);
+    otherName = other.sha === hereName ? `${other.sha}(other)` : other.sha;
+    contenders.push({ name: otherName, target: other.dist });
+  }
+  console.log(
+    `bench:counts: per update, under callgrind (D1 32 KB, LL ${args.llKb} KB; B2 at ${args.pods} pods); node ${process.version}; ` +
+      `median of ${args.repeats} processes per contender, ${args.ops} measured ops each after ${args.warm} untimed ones, each op after a full gc`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'rxkrt-counts-'));
+  try {
+    const jobs: Job[] = [];
+    for (const scenario of args.only) for (const c of contenders) jobs.push({ scenario, contender: c.name, target: c.target });
+    const results = await runAll(jobs, args, dir);
+    for (const scenario of args.only) {
+      console.log(`\n${TITLES[scenario]}`);
+      console.log(
+        `  ${'contender'.padEnd(22)} ${'instructions'.padStart(12)} ${'L1d misses'.padStart(11)} ${'LL misses'.padStart(10)} ${'est. cycles'.padStart(12)} ${'L1i misses'.padStart(11)}  ${'spread'.padStart(7)}  × hand-written`,
+      );
+      const sums = new Map<string, { median: PerUpdate; spread: number }>();
+      for (const c of contenders) {
+        const job = jobs.find((j) => j.scenario === scenario && j.contender === c.name)!;
+        sums.set(c.name, medianPerUpdate(results.get(job)!.map((t) => perUpdate(t, args.ops * updatesPerOp(scenario, args)))));
+      }
+      const hand = sums.get('hand-written')!.median;
+      for (const c of contenders) {
+        const { median: m, spread } = sums.get(c.name)!;
+        const vsHand = c.name === 'hand-written' ? '' : `${(m.estCycles / hand.estCycles).toFixed(3)} (instructions ${(m.instructions / hand.instructions).toFixed(3)})`;
+        console.log(
+          `  ${c.name.padEnd(22)} ${m.instructions.toFixed(0).padStart(12)} ${m.l1dMisses.toFixed(1).padStart(11)} ${m.llMisses.toFixed(2).padStart(10)} ${m.estCycles.toFixed(0).padStart(12)} ${m.l1iMisses.toFixed(1).padStart(11)}  ${(100 * spread).toFixed(2).padStart(6)}%  ${vsHand}`,
+        );
+      }
+      if (otherName !== undefined) {
+        const a = sums.get(hereName)!.median;
+        const b = sums.get(otherName)!.median;
+        const r = (x: number, y: number): string => (x / y).toFixed(4);
+        console.log(
+          `  ${hereName} / ${otherName}: instructions ${r(a.instructions, b.instructions)}, L1d misses ${r(a.l1dMisses, b.l1dMisses)}, LL misses ${r(a.llMisses, b.llMisses)}, est. cycles ${r(a.estCycles, b.estCycles)}, L1i misses ${r(a.l1iMisses, b.l1iMisses)}`,
+        );
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,128 @@
+// One contender of `npm run bench:counts`, run under callgrind by bench/counts.ts (not meant to be run alone).
+//
+// Sets up a graph, runs the op untimed until V8 has settled on its code, then runs the measured ops through
+// `Array.prototype.findLastIndex` from a function V8 may never optimize: callgrind is started with
+// `--toggle-collect=Builtins_ArrayPrototypeFindLastIndex`, so it counts exactly what happens inside those calls (the op, and
+// the gcs and compilations it triggers) and nothing of the set-up. Before each measured op a full gc (not
+// counted) leaves the simulated caches as the harness leaves the real ones.
+//
+//   node --allow-natives-syntax --expose-gc dist/bench/countsChild.js <dist folder | hand> <scenario> <pods> <warm-up ops> <measured ops>
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { HandWrittenController } from './handWritten.js';
+import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Service } from './fixtures.js';
+import { countsShape, makePods, makeServices, toggled } from './b2Shape.js';
+import { gc } from './harness.js';
+
+type Workloads = typeof import('./rxkrtWorkloads.js');
+type Engine = typeof import('../src/index.js');
+
+/** What one contender does: the same graph and data for every contender, through its own API. */
+interface Driver {
+  updatePods(pods: readonly Pod[], oneBatch: boolean): void;
+  updateService(s: Service): void;
+}
+
+async function driverFor(contender: string, pods: Pod[], services: Service[]): Promise<Driver> {
+  if (contender === 'hand') {
+    const c = HandWrittenController.build(pods, services, () => {});
+    return {
+      updatePods: (next, oneBatch) => {
+        for (const p of next) {
+          c.podEvent(podKey(p), p);
+          if (!oneBatch) c.drain();
+        }
+        c.drain();
+      },
+      updateService: (s) => {
+        c.serviceEvent(`${s.metadata.namespace}/${s.metadata.name}`, s);
+        c.drain();
+      },
+    };
+  }
+  const { buildRxkrtWorkloads } = (await import(pathToFileURL(join(contender, 'bench', 'rxkrtWorkloads.js')).href)) as Workloads;
+  const { batch } = (await import(pathToFileURL(join(contender, 'src', 'index.js')).href)) as Engine;
+  const g = buildRxkrtWorkloads(pods, services);
+  const write = (next: readonly Pod[]): void => {
+    for (const p of next) g.pods.updateObject(p);
+  };
+  return {
+    updatePods: (next, oneBatch) => (oneBatch ? batch(() => write(next)) : write(next)),
+    updateService: (s) => g.services.updateObject(s),
+  };
+}
+
+/** Runs an op, for `findLastIndex` (which finds nothing). */
+function callOp(op: () => void): boolean {
+  op();
+  return false;
+}
+
+async function main(): Promise<void> {
+  const [contender, scenario, podsArg, warmArg, opsArg] = process.argv.slice(2);
+  const podCount = Number(podsArg);
+  const warm = Number(warmArg);
+  const ops = Number(opsArg);
+  if (contender === undefined || scenario === undefined || !(podCount > 0 && warm >= 0 && ops > 0)) throw new Error('usage: countsChild <dist | hand> <scenario> <pods> <warm-up ops> <measured ops>');
+  const ips = new IpAllocator();
+  let prepare: () => void;
+  let op: () => void;
+  if (scenario === 'burst' || scenario === 'fanout') {
+    const shape = countsShape(podCount);
+    const pods = makePods(shape, ips);
+    const d = await driverFor(contender, pods, makeServices(shape));
+    if (scenario === 'burst') {
+      let at = 0;
+      let next: Pod[] = [];
+      prepare = () => {
+        next = [];
+        for (let k = 0; k < shape.burst; k++) next.push(withNewIp(pods[(at + k) % pods.length]!, ips));
+      };
+      op = () => {
+        d.updatePods(next, true);
+        for (let k = 0; k < next.length; k++) pods[(at + k) % pods.length] = next[k]!;
+        at = (at + shape.burst) % pods.length;
+      };
+    } else {
+      let broad = false;
+      let s: Service = toggled(shape, broad);
+      prepare = () => {
+        broad = !broad;
+        s = toggled(shape, broad);
+      };
+      op = () => d.updateService(s);
+    }
+  } else if (scenario === 'b1' || scenario === 'b1tx') {
+    let pods = krtPods(1000, ips);
+    const d = await driverFor(contender, pods, krtServices());
+    let next: Pod[] = [];
+    prepare = () => {
+      next = pods.map((p) => withNewIp(p, ips));
+    };
+    op = () => {
+      d.updatePods(next, scenario === 'b1');
+      pods = next;
+    };
+  } else {
+    throw new Error(`unknown scenario ${JSON.stringify(scenario)}`);
+  }
+  // The measured call: callgrind counts inside Array.prototype.findLastIndex only, a builtin that neither
+  // node's own code (its primordials) nor rxkrt calls, and that an optimized caller would inline away.
+  // (ES2023, which Node 20 has and the project's `lib` setting, ES2022, does not declare.)
+  const once = [op] as unknown as { findLastIndex(f: (op: () => void) => boolean): number };
+  const measured = (): void => {
+    once.findLastIndex(callOp);
+  };
+  (new Function('f', '%NeverOptimizeFunction(f)') as (f: () => void) => void)(measured);
+  for (let r = 0; r < warm; r++) {
+    prepare();
+    op();
+  }
+  for (let r = 0; r < ops; r++) {
+    prepare();
+    gc();
+    measured();
+  }
+}
+
+await main();

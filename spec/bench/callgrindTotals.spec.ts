@@ -1,0 +1,70 @@
+import { describe, it, expect } from '@jest/globals';
+import { estimatedCycles, medianPerUpdate, parseCallgrindTotals, perUpdate } from '../../bench/callgrindTotals.js';
+
+/** The head of a callgrind output file as callgrind 3.19 writes it with --cache-sim=yes (from a B2 burst run). */
+const OUTPUT = `# callgrind format
+version: 1
+creator: callgrind-3.19.0
+pid: 6360
+part: 1
+
+desc: I1 cache: 32768 B, 64 B, 8-way associative
+desc: D1 cache: 32768 B, 64 B, 8-way associative
+desc: LL cache: 2097152 B, 64 B, 16-way associative
+
+positions: line
+events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+summary: 34153687 11006028 3891179 598560 276767 47480 5827 70608 41705
+
+ob=(1) /usr/bin/node
+fl=(1) ???
+fn=(1) Builtins_ArrayPrototypeFindLastIndex
+0 12 3 1
+totals: 34153687 11006028 3891179 598560 276767 47480 5827 70608 41705
+`;
+
+describe('callgrind totals (bench:counts)', () => {
+  it('should name every column of the summary line by the events line', () => {
+    const t = parseCallgrindTotals(OUTPUT);
+    expect(t).toEqual({ Ir: 34153687, Dr: 11006028, Dw: 3891179, I1mr: 598560, D1mr: 276767, D1mw: 47480, ILmr: 5827, DLmr: 70608, DLmw: 41705 });
+  });
+
+  it('should refuse output without its events or summary line, naming the file', () => {
+    expect(() => parseCallgrindTotals(OUTPUT.replace(/^summary:.*$/m, ''), 'burst-1.out')).toThrow('burst-1.out: no events or summary line');
+    expect(() => parseCallgrindTotals(OUTPUT.replace(/^events:.*$/m, ''))).toThrow('no events or summary line');
+  });
+
+  it('should refuse a summary that does not match its events', () => {
+    expect(() => parseCallgrindTotals(OUTPUT.replace('summary: 34153687 ', 'summary: '))).toThrow('does not match the events line');
+  });
+
+  it('should refuse a run that counted nothing (the measured calls never ran)', () => {
+    expect(() => parseCallgrindTotals(OUTPUT.replace('summary: 34153687', 'summary: 0'))).toThrow('nothing was counted');
+  });
+
+  it('should give the figures per update, last-level misses of code and data together', () => {
+    const p = perUpdate(parseCallgrindTotals(OUTPUT), 4000);
+    expect(p.instructions).toBeCloseTo(8538.42, 2);
+    expect(p.l1dMisses).toBeCloseTo((276767 + 47480) / 4000, 6);
+    expect(p.l1iMisses).toBeCloseTo(598560 / 4000, 6);
+    expect(p.llMisses).toBeCloseTo((5827 + 70608 + 41705) / 4000, 6);
+    expect(p.estCycles).toBeCloseTo(estimatedCycles(p.instructions, p.l1dMisses, p.llMisses), 6);
+  });
+
+  it('should weigh a first-level data miss as 10 instructions and a last-level miss as 100, and code misses not at all', () => {
+    expect(estimatedCycles(1000, 3, 2)).toBe(1000 + 30 + 200);
+    const withCodeMisses = perUpdate({ Ir: 1000, I1mr: 500, D1mr: 3, DLmr: 2 }, 1);
+    expect(withCodeMisses.estCycles).toBe(1230);
+    expect(withCodeMisses.l1iMisses).toBe(500);
+  });
+
+  it('should take the median of each figure over processes, and the spread of their instruction counts', () => {
+    const at = (instructions: number, llMisses: number) => ({ instructions, l1dMisses: 1, l1iMisses: 0, llMisses, estCycles: instructions + 100 * llMisses });
+    const { median, spread } = medianPerUpdate([at(1000, 3), at(1010, 1), at(1002, 2)]);
+    expect(median.instructions).toBe(1002);
+    expect(median.llMisses).toBe(2);
+    expect(spread).toBeCloseTo(0.01, 10);
+    expect(medianPerUpdate([at(1000, 1), at(1004, 3)]).median.instructions).toBe(1002);
+    expect(() => medianPerUpdate([])).toThrow('no processes');
+  });
+});
