@@ -60,3 +60,80 @@ export function medianPerUpdate(each: readonly PerUpdate[]): { median: PerUpdate
     spread: Math.max(...irs) / Math.min(...irs) - 1,
   };
 }
+
+/**
+ * Each function's own cost (what it ran itself, not what the functions it called ran), by event, from a
+ * callgrind output file: a cost line counts towards the function named by the last `fn=` line, except the
+ * line right after `calls=`, which is the inclusive cost of that call. Names are compressed as `(id) name` the
+ * first time and `(id)` after, in `fn=` and `cfn=` lines alike.
+ */
+export function selfCostsByFunction(text: string): { events: string[]; costs: Map<string, number[]> } {
+  const events = /^events:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/) ?? [];
+  const names = new Map<string, string>();
+  const costs = new Map<string, number[]>();
+  let current: number[] | undefined;
+  let skipCallCost = false;
+  // `fn=` and `cfn=` lines share one table of compressed names.
+  const nameOf = (spec: string): string => {
+    const m = /^\((\d+)\)(?:\s+(.*))?$/.exec(spec);
+    if (m === null) return spec;
+    if (m[2] !== undefined) {
+      names.set(m[1]!, m[2]);
+      return m[2];
+    }
+    return names.get(m[1]!) ?? `(${m[1]})`;
+  };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('cfn=')) {
+      nameOf(line.slice(4));
+      continue;
+    }
+    if (line.startsWith('fn=')) {
+      const name = nameOf(line.slice(3));
+      current = costs.get(name);
+      if (current === undefined) costs.set(name, (current = new Array<number>(events.length).fill(0)));
+      continue;
+    }
+    if (line.startsWith('calls=')) {
+      skipCallCost = true;
+      continue;
+    }
+    if (!/^[0-9+\-*]/.test(line)) continue;
+    if (skipCallCost) {
+      skipCallCost = false;
+      continue;
+    }
+    if (current === undefined) continue;
+    // A position (line number, or +n / -n / * relative to the last), then the costs in events order.
+    const fields = line.trim().split(/\s+/);
+    for (let i = 1; i < fields.length && i - 1 < events.length; i++) current[i - 1]! += Number(fields[i]);
+  }
+  return { events, costs };
+}
+
+/** One entry of a `perf-<pid>.map` file, as V8 writes it with `--perf-basic-prof`: where a function's code lies. */
+interface CodeRange {
+  start: number;
+  end: number;
+  name: string;
+}
+
+/**
+ * Names the code at an address from a `perf-<pid>.map` file. V8 reuses code space, so an address may lie in
+ * several entries: the last one written wins. Callgrind names JIT code by its address (`0x000000000d0df5c0`);
+ * anything else is returned as it is.
+ */
+export function perfMapResolver(mapText: string): (fnName: string) => string {
+  const ranges: CodeRange[] = [];
+  for (const line of mapText.split('\n')) {
+    const m = /^([0-9a-f]+) ([0-9a-f]+) (.+)$/i.exec(line);
+    if (m !== null) ranges.push({ start: parseInt(m[1]!, 16), end: parseInt(m[1]!, 16) + parseInt(m[2]!, 16), name: m[3]! });
+  }
+  return (fnName) => {
+    const m = /^0x([0-9a-f]+)$/i.exec(fnName.trim());
+    if (m === null) return fnName;
+    const at = parseInt(m[1]!, 16);
+    for (let i = ranges.length - 1; i >= 0; i--) if (ranges[i]!.start <= at && at < ranges[i]!.end) return ranges[i]!.name;
+    return fnName;
+  };
+}

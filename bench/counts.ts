@@ -24,14 +24,16 @@
 //   npm run bench:counts -- main --only burst,fanout --repeats 5
 //   options: --only burst,fanout,b1,b1tx  --repeats N (processes per contender, default 3)  --ops N (measured
 //            ops per process, default 8)  --warm N (untimed ops first, default 60)  --pods N (B2's pods,
-//            default 5000)  --ll KB (simulated last-level cache, default 2048)
+//            default 5000)  --ll KB (simulated last-level cache, default 2048)  --functions N (also print each
+//            contender's N costliest functions by their own instructions, with their last-level and code misses,
+//            from its first process, run with V8's --perf-basic-prof so that JIT code can be named)
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildRevision, checkoutName, repo } from './revision.js';
-import { medianPerUpdate, parseCallgrindTotals, perUpdate, type PerUpdate, type Totals } from './callgrindTotals.js';
+import { medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction, type PerUpdate, type Totals } from './callgrindTotals.js';
 import { countsShape } from './b2Shape.js';
 
 interface Args {
@@ -42,12 +44,14 @@ interface Args {
   warm: number;
   pods: number;
   llKb: number;
+  /** Print each contender's top functions (from the first process of each), this many. */
+  functions: number;
 }
 
 const SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx'];
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { rev: undefined, only: ['burst', 'fanout', 'b1', 'b1tx'], repeats: 3, ops: 8, warm: 60, pods: 5000, llKb: 2048 };
+  const a: Args = { rev: undefined, only: ['burst', 'fanout', 'b1', 'b1tx'], repeats: 3, ops: 8, warm: 60, pods: 5000, llKb: 2048, functions: 0 };
   const int = (i: number, name: string, min: number): number => {
     const v = Number(argv[i]);
     if (!(Number.isInteger(v) && v >= min)) throw new Error(`${name} needs an integer of ${min} or more`);
@@ -61,8 +65,9 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--warm') a.warm = int(++i, '--warm', 0);
     else if (arg === '--pods') a.pods = int(++i, '--pods', 1000);
     else if (arg === '--ll') a.llKb = int(++i, '--ll', 64);
+    else if (arg === '--functions') a.functions = int(++i, '--functions', 1);
     else if (!arg.startsWith('--') && a.rev === undefined) a.rev = arg;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB])`);
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--functions N])`);
   }
   for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
   if (a.pods % 1000 !== 0) throw new Error('--pods needs a multiple of 1000 (B2 has 1000 pods per namespace)');
@@ -84,7 +89,14 @@ function updatesPerOp(scenario: string, args: Args): number {
 
 const V8_REPEATABLE = ['--single-threaded', '--predictable', '--predictable-gc-schedule', '--no-flush-bytecode', '--hash-seed=1', '--random-seed=1'];
 
-function runJob(job: Job, args: Args, dir: string, n: number): Promise<Totals> {
+/** One process's totals, and for the first process of a job with --functions, its own costs by function. */
+interface Counted {
+  totals: Totals;
+  functions?: FunctionCosts[];
+}
+
+function runJob(job: Job, args: Args, dir: string, n: number): Promise<Counted> {
+  const byFunction = args.functions > 0 && n === 0;
   const out = join(dir, `${job.scenario}-${job.contender.replace(/[^a-z0-9+]/gi, '_')}-${n}.out`);
   const child = fileURLToPath(new URL('./countsChild.js', import.meta.url));
   const argv = [
@@ -102,6 +114,8 @@ function runJob(job: Job, args: Args, dir: string, n: number): Promise<Totals> {
     '--allow-natives-syntax',
     '--expose-gc',
     ...V8_REPEATABLE,
+    // Where V8 put each function's code, so that callgrind's addresses can be named.
+    ...(byFunction ? ['--perf-basic-prof'] : []),
     child,
     job.target,
     job.scenario,
@@ -115,16 +129,18 @@ function runJob(job: Job, args: Args, dir: string, n: number): Promise<Totals> {
         reject(new Error(`${job.contender} (${job.scenario}) failed under callgrind: ${err.message}\n${stderr.split('\n').slice(-15).join('\n')}`));
         return;
       }
-      resolve(parseCallgrindTotals(readFileSync(out, 'utf8'), out));
+      const text = readFileSync(out, 'utf8');
+      const totals = parseCallgrindTotals(text, out);
+      resolve(byFunction ? { totals, functions: functionCosts(text) } : { totals });
     });
   });
 }
 
 /** Runs the jobs `repeats` times each, as many at once as there are cores. */
-async function runAll(jobs: readonly Job[], args: Args, dir: string): Promise<Map<Job, Totals[]>> {
+async function runAll(jobs: readonly Job[], args: Args, dir: string): Promise<Map<Job, Counted[]>> {
   const queue: Array<{ job: Job; n: number }> = [];
   for (let n = 0; n < args.repeats; n++) for (const job of jobs) queue.push({ job, n });
-  const results = new Map<Job, Totals[]>(jobs.map((j) => [j, []]));
+  const results = new Map<Job, Counted[]>(jobs.map((j) => [j, []]));
   const total = queue.length;
   let done = 0;
   const worker = async (): Promise<void> => {
@@ -136,6 +152,55 @@ async function runAll(jobs: readonly Job[], args: Args, dir: string): Promise<Ma
   await Promise.all(Array.from({ length: Math.max(1, Math.min(cpus().length, queue.length)) }, worker));
   process.stderr.write('\n');
   return results;
+}
+
+/** A function's own counts in one process (JIT code named from V8's perf map). */
+interface FunctionCosts {
+  name: string;
+  instructions: number;
+  llMisses: number;
+  l1iMisses: number;
+}
+
+/**
+ * Each function's own counts from a callgrind output file, JIT code named from the `perf-<pid>.map` V8 wrote
+ * (and which is then deleted), recursion levels (`'2`) and the build's folder left out of the names.
+ */
+function functionCosts(text: string): FunctionCosts[] {
+  const pid = /^pid:\s*(\d+)/m.exec(text)?.[1];
+  const mapFile = pid === undefined ? undefined : `/tmp/perf-${pid}.map`;
+  let resolve = (name: string): string => name;
+  if (mapFile !== undefined && existsSync(mapFile)) {
+    resolve = perfMapResolver(readFileSync(mapFile, 'utf8'));
+    rmSync(mapFile, { force: true });
+  }
+  const { events, costs } = selfCostsByFunction(text);
+  const at = (e: string): number => events.indexOf(e);
+  const merged = new Map<string, FunctionCosts>();
+  for (const [raw, c] of costs) {
+    const name = resolve(raw.replace(/'\d+$/, ''))
+      .replace(/file:\/\/\S*?\/dist\//, '')
+      .replace(/\(.*$/, '')
+      .trim();
+    const m = merged.get(name) ?? { name, instructions: 0, llMisses: 0, l1iMisses: 0 };
+    const v = (e: string): number => (at(e) >= 0 ? c[at(e)]! : 0);
+    m.instructions += v('Ir');
+    m.llMisses += v('DLmr') + v('DLmw') + v('ILmr');
+    m.l1iMisses += v('I1mr');
+    merged.set(name, m);
+  }
+  return [...merged.values()].sort((a, b) => b.instructions - a.instructions);
+}
+
+function printFunctions(contender: string, fns: readonly FunctionCosts[], top: number, updates: number): void {
+  const total = fns.reduce((n, f) => n + f.instructions, 0);
+  console.log(`    ${contender}, its own counts by function (first process), per update:`);
+  for (const f of fns.slice(0, top)) {
+    const share = total > 0 ? ((100 * f.instructions) / total).toFixed(1) : '0.0';
+    console.log(
+      `      ${(f.instructions / updates).toFixed(0).padStart(7)} instr ${share.padStart(5)} %  ${(f.llMisses / updates).toFixed(2).padStart(6)} LL  ${(f.l1iMisses / updates).toFixed(1).padStart(6)} L1i  ${f.name.slice(0, 90)}`,
+    );
+  }
 }
 
 const TITLES: Record<string, string> = {
@@ -179,7 +244,7 @@ async function main(): Promise<void> {
       const sums = new Map<string, { median: PerUpdate; spread: number }>();
       for (const c of contenders) {
         const job = jobs.find((j) => j.scenario === scenario && j.contender === c.name)!;
-        sums.set(c.name, medianPerUpdate(results.get(job)!.map((t) => perUpdate(t, args.ops * updatesPerOp(scenario, args)))));
+        sums.set(c.name, medianPerUpdate(results.get(job)!.map((r) => perUpdate(r.totals, args.ops * updatesPerOp(scenario, args)))));
       }
       const hand = sums.get('hand-written')!.median;
       for (const c of contenders) {
@@ -196,6 +261,13 @@ async function main(): Promise<void> {
         console.log(
           `  ${hereName} / ${otherName}: instructions ${r(a.instructions, b.instructions)}, L1d misses ${r(a.l1dMisses, b.l1dMisses)}, LL misses ${r(a.llMisses, b.llMisses)}, est. cycles ${r(a.estCycles, b.estCycles)}, L1i misses ${r(a.l1iMisses, b.l1iMisses)}`,
         );
+      }
+      if (args.functions > 0) {
+        for (const c of contenders) {
+          const job = jobs.find((j) => j.scenario === scenario && j.contender === c.name)!;
+          const fns = results.get(job)!.find((r) => r.functions !== undefined)?.functions ?? [];
+          printFunctions(c.name, fns, args.functions, args.ops * updatesPerOp(scenario, args));
+        }
       }
     }
   } finally {

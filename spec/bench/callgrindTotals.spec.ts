@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { estimatedCycles, medianPerUpdate, parseCallgrindTotals, perUpdate } from '../../bench/callgrindTotals.js';
+import { estimatedCycles, medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction } from '../../bench/callgrindTotals.js';
 
 /** The head of a callgrind output file as callgrind 3.19 writes it with --cache-sim=yes (from a B2 burst run). */
 const OUTPUT = `# callgrind format
@@ -66,5 +66,44 @@ describe('callgrind totals (bench:counts)', () => {
     expect(spread).toBeCloseTo(0.01, 10);
     expect(medianPerUpdate([at(1000, 1), at(1004, 3)]).median.instructions).toBe(1002);
     expect(() => medianPerUpdate([])).toThrow('no processes');
+  });
+
+  it('should give each function its own costs, leaving out the inclusive cost of the calls it makes', () => {
+    const text = [
+      'events: Ir DLmr',
+      'summary: 1000 9',
+      'fn=(1) Builtins_ArrayPrototypeFindLastIndex',
+      '0 10 1',
+      'cfn=(2) 0x000000000d0df5c0',
+      'calls=1 0',
+      '0 900 8',
+      'fn=(2)',
+      '0 600 5',
+      '+2 100',
+      'cfn=(3) Builtins_StringEqual',
+      'calls=4 0',
+      '* 200 2',
+      'fn=(3)',
+      '0 200 2',
+      'fn=(1)',
+      '-1 90 0',
+    ].join('\n');
+    const { events, costs } = selfCostsByFunction(text);
+    expect(events).toEqual(['Ir', 'DLmr']);
+    // A cost line may leave out trailing events (0); `fn=(2)` reuses the name a `cfn=` line gave id 2.
+    expect(costs.get('Builtins_ArrayPrototypeFindLastIndex')).toEqual([100, 1]);
+    expect(costs.get('0x000000000d0df5c0')).toEqual([700, 5]);
+    expect(costs.get('Builtins_StringEqual')).toEqual([200, 2]);
+    const sum = [...costs.values()].reduce((n, c) => n + c[0]!, 0);
+    expect(sum).toBe(1000);
+  });
+
+  it('should name JIT code by the last perf map entry that holds its address, and leave other names alone', () => {
+    const resolve = perfMapResolver(['d0df000 1000 JS:~recompute old.js:1:1', 'd0df500 200 JS:*recompute derivedCollection.js:304:14', 'not a map line', 'd0e3000 100 JS:*updateObject newStaticCollection.js:12:17'].join('\n'));
+    expect(resolve('0x000000000d0df5c0')).toBe('JS:*recompute derivedCollection.js:304:14');
+    expect(resolve('0x000000000d0dff00')).toBe('JS:~recompute old.js:1:1');
+    expect(resolve('0x000000000d0e3000')).toBe('JS:*updateObject newStaticCollection.js:12:17');
+    expect(resolve('0x000000000d0e3100')).toBe('0x000000000d0e3100');
+    expect(resolve('Builtins_StringEqual')).toBe('Builtins_StringEqual');
   });
 });
