@@ -179,7 +179,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     // The parent's batches carry each input's committed value (a later event overrides an earlier one, in a
     // later batch or in the same one: a source read by derived collections alone does not fold its batch).
     // It is kept in the input's entry, so no recompute looks the key up in the parent again.
-    for (let b = 0; b < this.parentKeys.length; b++) {
+    const parentBatches = this.parentKeys.length;
+    for (let b = 0; b < parentBatches; b++) {
       const keys = this.parentKeys.at(b);
       const events = this.parentEvents.at(b);
       for (let i = 0; i < keys.length; i++) {
@@ -188,14 +189,20 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
         this.queue(rec);
       }
     }
-    this.parentKeys.reset();
-    this.parentEvents.reset();
-    for (let b = 0; b < this.depSources.length; b++) {
-      this.deps.collectAffected(this.depSources.at(b), this.depEvents.at(b), this.depKeys.at(b), affected);
+    // Most flushes have batches from the parent alone, or from fetched collections alone: the lists of the
+    // other kind are empty, and emptying them is a call each (B1 as transactions pays every flush's fixed cost).
+    if (parentBatches > 0) {
+      this.parentKeys.reset();
+      this.parentEvents.reset();
     }
-    this.depSources.reset();
-    this.depEvents.reset();
-    this.depKeys.reset();
+    if (this.depSources.length > 0) {
+      for (let b = 0; b < this.depSources.length; b++) {
+        this.deps.collectAffected(this.depSources.at(b), this.depEvents.at(b), this.depKeys.at(b), affected);
+      }
+      this.depSources.reset();
+      this.depEvents.reset();
+      this.depKeys.reset();
+    }
     if (this.retry.length > 0) {
       const again = this.retry;
       this.retry = [];
