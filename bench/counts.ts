@@ -24,7 +24,8 @@
 //   npm run bench:counts -- main --only burst,fanout --repeats 5
 //   options: --only burst,fanout,b1,b1tx  --repeats N (processes per contender, default 3)  --ops N (measured
 //            ops per process, default 8)  --warm N (untimed ops first, default 60)  --pods N (B2's pods,
-//            default 5000)  --ll KB (simulated last-level cache, default 2048)  --functions N (also print each
+//            default 5000)  --ll KB (simulated last-level cache, default 2048)  --i1 KB (simulated instruction
+//            cache, default 32; a power of two, as --ll)  --functions N (also print each
 //            contender's N costliest functions by their own instructions, with their last-level and code misses,
 //            from its first process, run with V8's --perf-basic-prof so that JIT code can be named)
 import { execFile, execFileSync } from 'node:child_process';
@@ -44,6 +45,8 @@ interface Args {
   warm: number;
   pods: number;
   llKb: number;
+  /** The simulated first-level instruction cache, in KB (callgrind wants a power of two). */
+  i1Kb: number;
   /** Print each contender's top functions (from the first process of each), this many. */
   functions: number;
 }
@@ -51,7 +54,7 @@ interface Args {
 const SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx'];
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { rev: undefined, only: ['burst', 'fanout', 'b1', 'b1tx'], repeats: 3, ops: 8, warm: 60, pods: 5000, llKb: 2048, functions: 0 };
+  const a: Args = { rev: undefined, only: ['burst', 'fanout', 'b1', 'b1tx'], repeats: 3, ops: 8, warm: 60, pods: 5000, llKb: 2048, i1Kb: 32, functions: 0 };
   const int = (i: number, name: string, min: number): number => {
     const v = Number(argv[i]);
     if (!(Number.isInteger(v) && v >= min)) throw new Error(`${name} needs an integer of ${min} or more`);
@@ -66,11 +69,13 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--pods') a.pods = int(++i, '--pods', 1000);
     else if (arg === '--ll') a.llKb = int(++i, '--ll', 64);
     else if (arg === '--functions') a.functions = int(++i, '--functions', 1);
+    else if (arg === '--i1') a.i1Kb = int(++i, '--i1', 1);
     else if (!arg.startsWith('--') && a.rev === undefined) a.rev = arg;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--functions N])`);
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N])`);
   }
   for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
   if (a.pods % 1000 !== 0) throw new Error('--pods needs a multiple of 1000 (B2 has 1000 pods per namespace)');
+  for (const [name, kb] of [['--ll', a.llKb], ['--i1', a.i1Kb]] as const) if ((kb & (kb - 1)) !== 0) throw new Error(`${name} needs a power of two (callgrind's caches have a power-of-two number of sets)`);
   return a;
 }
 
@@ -105,6 +110,7 @@ function runJob(job: Job, args: Args, dir: string, n: number): Promise<Counted> 
     'valgrind',
     '--tool=callgrind',
     '--cache-sim=yes',
+    `--I1=${args.i1Kb * 1024},8,64`,
     '--D1=32768,8,64',
     `--LL=${args.llKb * 1024},16,64`,
     '--collect-atstart=no',
@@ -228,7 +234,7 @@ async function main(): Promise<void> {
     contenders.push({ name: otherName, target: other.dist });
   }
   console.log(
-    `bench:counts: per update, under callgrind (D1 32 KB, LL ${args.llKb} KB; B2 at ${args.pods} pods); node ${process.version}; ` +
+    `bench:counts: per update, under callgrind (I1 ${args.i1Kb} KB, D1 32 KB, LL ${args.llKb} KB; B2 at ${args.pods} pods); node ${process.version}; ` +
       `median of ${args.repeats} processes per contender, ${args.ops} measured ops each after ${args.warm} untimed ones, each op after a full gc`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'rxkrt-counts-'));
