@@ -1,4 +1,5 @@
 // Reading callgrind's output for `npm run bench:counts`: the totals of a run, and what they come to per update.
+import { median } from './harness.js';
 
 /** A run's totals by callgrind event name (Ir, Dr, Dw, I1mr, D1mr, D1mw, ILmr, DLmr, DLmw with --cache-sim). */
 export type Totals = Record<string, number>;
@@ -12,9 +13,15 @@ export function parseCallgrindTotals(text: string, file = 'callgrind output'): T
   const summary = /^summary:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/).map(Number);
   if (events === undefined || summary === undefined) throw new Error(`${file}: no events or summary line`);
   if (summary.length !== events.length || summary.some((n) => !Number.isFinite(n))) throw new Error(`${file}: the summary line does not match the events line`);
-  const t: Totals = {};
-  events.forEach((e, i) => (t[e] = summary[i]!));
+  const t = totalsOf(events, summary);
   if ((t['Ir'] ?? 0) === 0) throw new Error(`${file}: nothing was counted (the measured calls never ran)`);
+  return t;
+}
+
+/** Counts named by their events (`values[i]` is the count of `events[i]`). */
+export function totalsOf(events: readonly string[], values: readonly number[]): Totals {
+  const t: Totals = {};
+  events.forEach((e, i) => (t[e] = values[i] ?? 0));
   return t;
 }
 
@@ -49,11 +56,7 @@ export function perUpdate(t: Totals, updates: number): PerUpdate {
 /** The median of each figure over several processes, and how far their instruction counts spread (max / min − 1). */
 export function medianPerUpdate(each: readonly PerUpdate[]): { median: PerUpdate; spread: number } {
   if (each.length === 0) throw new Error('no processes to summarize');
-  const mid = (f: (p: PerUpdate) => number): number => {
-    const xs = each.map(f).sort((a, b) => a - b);
-    const m = xs.length >> 1;
-    return xs.length % 2 === 1 ? xs[m]! : (xs[m - 1]! + xs[m]!) / 2;
-  };
+  const mid = (f: (p: PerUpdate) => number): number => median(each.map(f));
   const irs = each.map((p) => p.instructions);
   return {
     median: { instructions: mid((p) => p.instructions), l1dMisses: mid((p) => p.l1dMisses), l1iMisses: mid((p) => p.l1iMisses), llMisses: mid((p) => p.llMisses), estCycles: mid((p) => p.estCycles) },

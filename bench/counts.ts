@@ -34,7 +34,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildRevision, checkoutName, repo } from './revision.js';
-import { medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction, type PerUpdate, type Totals } from './callgrindTotals.js';
+import { medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction, totalsOf, type PerUpdate, type Totals } from './callgrindTotals.js';
 import { countsShape } from './b2Shape.js';
 
 interface Args {
@@ -181,7 +181,6 @@ function functionCosts(text: string): FunctionCosts[] {
     rmSync(mapFile, { force: true });
   }
   const { events, costs } = selfCostsByFunction(text);
-  const at = (e: string): number => events.indexOf(e);
   const merged = new Map<string, FunctionCosts>();
   for (const [raw, c] of costs) {
     const name = resolve(raw.replace(/'\d+$/, ''))
@@ -189,10 +188,10 @@ function functionCosts(text: string): FunctionCosts[] {
       .replace(/\(.*$/, '')
       .trim();
     const m = merged.get(name) ?? { name, instructions: 0, llMisses: 0, l1iMisses: 0 };
-    const v = (e: string): number => (at(e) >= 0 ? c[at(e)]! : 0);
-    m.instructions += v('Ir');
-    m.llMisses += v('DLmr') + v('DLmw') + v('ILmr');
-    m.l1iMisses += v('I1mr');
+    const own = perUpdate(totalsOf(events, c), 1);
+    m.instructions += own.instructions;
+    m.llMisses += own.llMisses;
+    m.l1iMisses += own.l1iMisses;
     merged.set(name, m);
   }
   return [...merged.values()].sort((a, b) => b.instructions - a.instructions);
