@@ -26,7 +26,7 @@
 //            ops per process, default 8)  --warm N (untimed ops first, default 60)  --pods N (B2's pods,
 //            default 5000)  --ll KB (simulated last-level cache, default 2048)  --i1 KB (simulated instruction
 //            cache, default 32; a power of two, as --ll)  --functions N (also print each
-//            contender's N costliest functions by their own instructions, with their last-level and code misses,
+//            contender's N costliest functions by their own instructions, with their first-level data, last-level and code misses,
 //            from its first process, run with V8's --perf-basic-prof so that JIT code can be named)
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -164,6 +164,7 @@ async function runAll(jobs: readonly Job[], args: Args, dir: string): Promise<Ma
 interface FunctionCosts {
   name: string;
   instructions: number;
+  l1dMisses: number;
   llMisses: number;
   l1iMisses: number;
 }
@@ -187,9 +188,10 @@ function functionCosts(text: string): FunctionCosts[] {
       .replace(/file:\/\/\S*?\/dist\//, '')
       .replace(/\(.*$/, '')
       .trim();
-    const m = merged.get(name) ?? { name, instructions: 0, llMisses: 0, l1iMisses: 0 };
+    const m = merged.get(name) ?? { name, instructions: 0, l1dMisses: 0, llMisses: 0, l1iMisses: 0 };
     const own = perUpdate(totalsOf(events, c), 1);
     m.instructions += own.instructions;
+    m.l1dMisses += own.l1dMisses;
     m.llMisses += own.llMisses;
     m.l1iMisses += own.l1iMisses;
     merged.set(name, m);
@@ -203,7 +205,7 @@ function printFunctions(contender: string, fns: readonly FunctionCosts[], top: n
   for (const f of fns.slice(0, top)) {
     const share = total > 0 ? ((100 * f.instructions) / total).toFixed(1) : '0.0';
     console.log(
-      `      ${(f.instructions / updates).toFixed(0).padStart(7)} instr ${share.padStart(5)} %  ${(f.llMisses / updates).toFixed(2).padStart(6)} LL  ${(f.l1iMisses / updates).toFixed(1).padStart(6)} L1i  ${f.name.slice(0, 90)}`,
+      `      ${(f.instructions / updates).toFixed(0).padStart(7)} instr ${share.padStart(5)} %  ${(f.l1dMisses / updates).toFixed(1).padStart(6)} L1d  ${(f.llMisses / updates).toFixed(2).padStart(6)} LL  ${(f.l1iMisses / updates).toFixed(1).padStart(6)} L1i  ${f.name.slice(0, 90)}`,
     );
   }
 }

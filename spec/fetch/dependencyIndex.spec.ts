@@ -302,6 +302,46 @@ describe('DependencyIndex', () => {
     expect(tests).toBe(20 + 20);
   });
 
+  it("should not ask for an event's index keys again for each reader found under them", () => {
+    // How often the reverse index asks the index handle for an object's keys during one update of a config
+    // map, with `readers` pods reading its namespace. (The handle memoizes its last two objects, so this counts
+    // the asking, which is the cost: a memo probe and a key search per reader and side.)
+    const asksForOneUpdate = (readers: number): number => {
+      const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'y' })]);
+      const byNs = newIndex(cms, 'ns', (c) => [c.metadata.namespace]);
+      const pods = newStaticCollection<Pod>(Array.from({ length: readers }, (_, i) => pod(`p${i}`, `10.0.0.${i}`)));
+      const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: byNs.fetch(ctx, 'namespace', filterLabel({ team: 'x' })).length }));
+      const handle = depsOf(out).depsOf('namespace/p0')[0]!.indexHandle!;
+      const extract = handle.extract.bind(handle);
+      let asks = 0;
+      handle.extract = (o) => {
+        asks++;
+        return extract(o);
+      };
+      cms.updateObject(configMap('a', { team: 'x' }));
+      expect(out.list().filter((w) => w.n === 1)).toHaveLength(readers);
+      return asks;
+    };
+    // The index files the update and the reverse index reads the two objects' keys; every reader's one record
+    // names that index and key, so testing it reads only its filters (one more ask per reader before).
+    expect(asksForOneUpdate(60)).toBe(asksForOneUpdate(5));
+  });
+
+  it('should still test every record of a reader that fetched one index under two keys', () => {
+    const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'y' })]);
+    const byTeam = newIndex(cms, 'team', (c) => [c.metadata.labels?.['team'] ?? '']);
+    const pods = newStaticCollection<Pod>([pod('p', '1')]);
+    // One reader, two records in one index: found under either key, it must be tested against both records.
+    const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, x: byTeam.fetch(ctx, 'x').length, z: byTeam.fetch(ctx, 'z').length }));
+    const seen = (): string => out.list().map((w) => `x=${w.x},z=${w.z}`).join();
+    cms.updateObject(configMap('a', { team: 'x' }));
+    expect(seen()).toBe('x=1,z=0');
+    cms.updateObject(configMap('a', { team: 'z' }));
+    expect(seen()).toBe('x=0,z=1');
+    cms.deleteObject('namespace/a');
+    expect(seen()).toBe('x=0,z=0');
+  });
+
   it('should reach the readers of the old index key and of the new one when an update moves the object', () => {
     const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'y' })]);
     const byTeam = newIndex(cms, 'team', (c) => [c.metadata.labels?.['team'] ?? '']);

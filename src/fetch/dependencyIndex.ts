@@ -21,6 +21,10 @@ export interface TrackedInput {
 
 const NO_KEYS: readonly string[] = [];
 
+/** Which of an event's objects carry the index key of the group a candidate was found in (see `consider`). */
+const OLD_FILED = 1;
+const NEW_FILED = 2;
+
 /** Where `collectAffected` appends the inputs it finds. */
 interface Sink<R> {
   push(r: R): void;
@@ -142,11 +146,11 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
       if (byIndex.size > 0) {
         for (const ix of byIndex.values()) {
           const oldKeys = e.old !== undefined ? ix.handle.extract(e.old) : NO_KEYS;
-          for (const k of oldKeys) this.consider(ix.keys.get(k), sourceUid, e, out);
-          if (e.new === undefined) continue;
+          const newKeys = e.new !== undefined ? ix.handle.extract(e.new) : NO_KEYS;
+          for (const k of oldKeys) this.consider(ix.keys.get(k), sourceUid, e, out, ix.handle, newKeys.includes(k) ? OLD_FILED | NEW_FILED : OLD_FILED);
           // A reader under a key of both objects (an update that stays in its namespace) was tested against
           // both already: `changes` reads the old object and the new one. Testing it again found the same.
-          for (const k of ix.handle.extract(e.new)) if (!oldKeys.includes(k)) this.consider(ix.keys.get(k), sourceUid, e, out);
+          for (const k of newKeys) if (!oldKeys.includes(k)) this.consider(ix.keys.get(k), sourceUid, e, out, ix.handle, NEW_FILED);
         }
       }
       if (scan.size > 0) this.consider(scan, sourceUid, e, out);
@@ -184,28 +188,43 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
     return undefined;
   }
 
-  private consider(candidates: Set<R> | undefined, sourceUid: number, e: Event<unknown>, out: Sink<R>): void {
+  /**
+   * `via` and `filed`: the index group the candidates were found in, and which of the event's objects carry
+   * that group's key (`OLD_FILED`, `NEW_FILED`); `via` is undefined for key groups and the scan set.
+   */
+  private consider(candidates: Set<R> | undefined, sourceUid: number, e: Event<unknown>, out: Sink<R>, via?: IndexHandle<unknown>, filed = 0): void {
     if (candidates === undefined) return;
     for (const input of candidates) {
-      if (!input.queued && this.changes(input, sourceUid, e)) {
+      if (!input.queued && this.changes(input, sourceUid, e, via, filed)) {
         input.queued = true;
         out.push(input);
       }
     }
   }
 
-  private changes(input: R, sourceUid: number, e: Event<unknown>): boolean {
+  private changes(input: R, sourceUid: number, e: Event<unknown>, via: IndexHandle<unknown> | undefined, filed: number): boolean {
     const deps = input.deps;
     try {
-      for (let i = 0, n = depCount(deps); i < n; i++) {
+      const n = depCount(deps);
+      for (let i = 0; i < n; i++) {
         const dep = depAt(deps, i);
         if (dep.source.uid !== sourceUid) continue;
         const bySelector = readsSelector(dep);
-        const matchedOld = e.old !== undefined && matches(dep, e.old, false, bySelector ? (this.oldSelector ??= selectorOf(e.old)) : undefined);
+        // Found in the index group of its only record, the input was filed under that record's index key, and
+        // the group already told which objects carry the key: a selector change fanning out to the readers of
+        // a namespace re-extracted the service's namespace once per reader to learn what it knew.
+        const known = n === 1 && via !== undefined && dep.indexHandle === via;
+        const matchedOld =
+          e.old !== undefined &&
+          (!known || (filed & OLD_FILED) !== 0) &&
+          matches(dep, e.old, known, bySelector ? (this.oldSelector ??= selectorOf(e.old)) : undefined);
         // Only partialFetch needs both sides of a match: a fan-out from a broad selector to a narrow one has
         // every reader match the old object, and testing the new one too was a second subset test per reader.
         if (matchedOld && dep.suppress === undefined) return true;
-        const matchedNew = e.new !== undefined && matches(dep, e.new, false, bySelector ? (this.newSelector ??= selectorOf(e.new)) : undefined);
+        const matchedNew =
+          e.new !== undefined &&
+          (!known || (filed & NEW_FILED) !== 0) &&
+          matches(dep, e.new, known, bySelector ? (this.newSelector ??= selectorOf(e.new)) : undefined);
         if (!matchedOld && !matchedNew) continue;
         // partialFetch: an update with an equal projection changes nothing the transform saw, unless it moved
         // the object into or out of the fetch's result (krt suppresses even then, losing membership changes).
