@@ -347,7 +347,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       this.retryLater(rec, ctx);
       return;
     }
-    rec.error = undefined;
+    rec.clearError();
     if (ctx.discarded) {
       // Keep the last good result; a first run with a non-empty result still counts (it sets a default).
       // What this run read is added to what the kept result read, so a change to either recomputes.
@@ -357,7 +357,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
         return;
       }
     }
-    rec.goodDeps = null;
+    rec.clearGoodDeps();
     this.setDeps(rec, ctx.deps);
     this.ledger.apply(rec, staged.key, staged.value, staged.many, staged.differs);
     staged.clear();
