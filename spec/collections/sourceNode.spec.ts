@@ -131,6 +131,25 @@ describe('SourceNode write folding', () => {
     expect(events).toEqual(['add/1', 'update/2', 'update/3', 'update/4']);
   });
 
+  it('should hand over batches holding their events only, when writes in them changed nothing', () => {
+    const { c } = source(named('a', 1), named('b', 1), named('c', 1));
+    const seen: (readonly Event<Named>[])[] = [];
+    c.registerBatch((b: readonly Event<Named>[]) => void seen.push(b), false);
+    const out = newCollection(c, (_ctx, n) => ({ metadata: n.metadata, odd: n.v % 2 === 1 }));
+    const derived: (readonly Event<{ metadata: Named['metadata']; odd: boolean }>[])[] = [];
+    out.registerBatch((b) => void derived.push(b), false);
+    batch(() => {
+      c.updateObject(named('x', 1)); // added and deleted again: no event
+      c.conditionalUpdateObject(named('b', 3)); // an event, and the same output
+      c.conditionalUpdateObject(named('c', 2)); // an event, and a changed output
+      c.deleteObject('ns/x');
+    });
+    // Batches are sized for every write before they are filled: what is handed over has no room left over.
+    expect(seen.map((b) => [b.length, Object.keys(b).length])).toEqual([[2, 2]]);
+    expect(derived.map((b) => [b.length, Object.keys(b).length])).toEqual([[1, 1]]);
+    expect(derived[0]![0]!.new?.metadata.name).toBe('c');
+  });
+
   it('should fold a later key written several times into one event, in the order of first writes', () => {
     const { c, batches } = source(named('a', 1), named('b', 1), named('c', 1));
     batch(() => {

@@ -8,6 +8,7 @@
 import type { Event } from '../core/event.js';
 import { KeyError, TransformError } from '../core/errors.js';
 import { ScratchList } from '../core/scratchList.js';
+import { batchArray } from '../core/batchArray.js';
 import { KeyEntry } from './derivedRecords.js';
 import { storedKey } from '../core/keyOf.js';
 
@@ -65,15 +66,18 @@ export class OutputLedger<O> {
       if (e !== undefined) this.host.emitBatch([e], [slot.key]);
       return;
     }
-    const out: Event<O>[] = [];
-    const keys: string[] = [];
-    for (let i = 0; i < changed.length; i++) {
+    const n = changed.length;
+    const out = batchArray<Event<O>>(n);
+    const keys = batchArray<string>(n);
+    let m = 0;
+    for (let i = 0; i < n; i++) {
       const slot = changed.at(i);
       const e = this.settle(slot, this.before.at(i));
       if (e === undefined) continue;
-      out.push(e);
-      keys.push(slot.key);
+      out[m] = e;
+      keys[m++] = slot.key;
     }
+    if (m < n) out.length = keys.length = m;
     changed.reset();
     this.before.reset();
     this.host.emitBatch(out, keys);

@@ -5,6 +5,7 @@ import { beginIfIdle, commitOpened, isOpen, mutate, schedule, scheduleSync } fro
 import { CollectionNode } from './node.js';
 import { TransformError } from '../core/errors.js';
 import { ScratchList } from '../core/scratchList.js';
+import { batchArray } from '../core/batchArray.js';
 import { storedKey } from '../core/keyOf.js';
 
 /**
@@ -106,11 +107,13 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
       if (firstEvent !== undefined) this.emit([firstEvent], [first]);
       return;
     }
-    const out: Event<T>[] = [];
-    const outKeys: string[] = [];
+    const bound = keys.length + 1;
+    const out = batchArray<Event<T>>(bound);
+    const outKeys = batchArray<string>(bound);
+    let m = 0;
     if (firstEvent !== undefined) {
-      out.push(firstEvent);
-      outKeys.push(first);
+      out[0] = firstEvent;
+      outKeys[m++] = first;
     }
     const state = this.state;
     // Read by derived collections alone, the batch may name a key twice: they take each event's value in
@@ -125,24 +128,25 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
       // what the one before wrote. A single write of the value already there looks alike, and only takes
       // the folding path.
       if (fold && (next === old || state.get(key) !== next)) {
-        out.length = outKeys.length = firstEvent !== undefined ? 1 : 0;
-        this.foldRepeated(out, outKeys);
+        m = this.foldRepeated(out, outKeys, firstEvent !== undefined ? 1 : 0);
         break;
       }
       const e = this.change(old, next, this.restForced.at(i));
       if (e === undefined) continue;
-      out.push(e);
-      outKeys.push(key);
+      out[m] = e;
+      outKeys[m++] = key;
     }
+    if (m < bound) out.length = outKeys.length = m;
     this.clearRest();
     this.emit(out, outKeys, !fold);
   }
 
   /**
    * The rest's events when some key was written more than once: one per key, in the order of its first
-   * write, from its value before the transaction to its value now, forced if any of its writes was.
+   * write, from its value before the transaction to its value now, forced if any of its writes was. They
+   * are written from index `m` on; returns the index after the last.
    */
-  private foldRepeated(out: Event<T>[], outKeys: string[]): void {
+  private foldRepeated(out: Event<T>[], outKeys: string[], m: number): number {
     const keys = this.restKeys;
     const firstAt = new Map<string, number>();
     const forced: boolean[] = [];
@@ -163,9 +167,10 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
       const e = this.change(this.restOld.at(i), this.state.get(k), forced[n]!);
       n++;
       if (e === undefined) continue;
-      out.push(e);
-      outKeys.push(k);
+      out[m] = e;
+      outKeys[m++] = k;
     }
+    return m;
   }
 
   private clearRest(): void {
