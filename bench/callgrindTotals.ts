@@ -72,6 +72,8 @@ export function medianPerUpdate(each: readonly PerUpdate[]): { median: PerUpdate
  */
 export function selfCostsByFunction(text: string): { events: string[]; costs: Map<string, number[]> } {
   const events = /^events:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/) ?? [];
+  // `line`, or `instr line` when written with --dump-instr=yes: that many position fields before the costs.
+  const positions = /^positions:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/).length ?? 1;
   const names = new Map<string, string>();
   const costs = new Map<string, number[]>();
   let current: number[] | undefined;
@@ -107,9 +109,9 @@ export function selfCostsByFunction(text: string): { events: string[]; costs: Ma
       continue;
     }
     if (current === undefined) continue;
-    // A position (line number, or +n / -n / * relative to the last), then the costs in events order.
+    // The positions (each a number, or +n / -n / * relative to the last), then the costs in events order.
     const fields = line.trim().split(/\s+/);
-    for (let i = 1; i < fields.length && i - 1 < events.length; i++) current[i - 1]! += Number(fields[i]);
+    for (let i = positions; i < fields.length && i - positions < events.length; i++) current[i - positions]! += Number(fields[i]);
   }
   return { events, costs };
 }

@@ -28,6 +28,8 @@
 //            cache, default 32; a power of two, as --ll)  --functions N (also print each
 //            contender's N costliest functions by their own instructions, with their first-level data, last-level and code misses,
 //            from its first process, run with V8's --perf-basic-prof so that JIT code can be named)
+//            --footprint (also print how much code each contender runs in at least half of its updates, in
+//            64-byte lines, and whose: its first process runs with callgrind's --dump-instr=yes)
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -36,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { buildRevision, checkoutName, repo } from './revision.js';
 import { medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction, totalsOf, type PerUpdate, type Totals } from './callgrindTotals.js';
 import { countsShape } from './b2Shape.js';
+import { codeFootprint, type CodeFootprint } from './codeFootprint.js';
 
 interface Args {
   rev: string | undefined;
@@ -49,12 +52,14 @@ interface Args {
   i1Kb: number;
   /** Print each contender's top functions (from the first process of each), this many. */
   functions: number;
+  /** Print each contender's hot code (from the first process of each). */
+  footprint: boolean;
 }
 
 const SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx'];
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { rev: undefined, only: ['burst', 'fanout', 'b1', 'b1tx'], repeats: 3, ops: 8, warm: 60, pods: 5000, llKb: 2048, i1Kb: 32, functions: 0 };
+  const a: Args = { rev: undefined, only: ['burst', 'fanout', 'b1', 'b1tx'], repeats: 3, ops: 8, warm: 60, pods: 5000, llKb: 2048, i1Kb: 32, functions: 0, footprint: false };
   const int = (i: number, name: string, min: number): number => {
     const v = Number(argv[i]);
     if (!(Number.isInteger(v) && v >= min)) throw new Error(`${name} needs an integer of ${min} or more`);
@@ -70,8 +75,9 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--ll') a.llKb = int(++i, '--ll', 64);
     else if (arg === '--functions') a.functions = int(++i, '--functions', 1);
     else if (arg === '--i1') a.i1Kb = int(++i, '--i1', 1);
+    else if (arg === '--footprint') a.footprint = true;
     else if (!arg.startsWith('--') && a.rev === undefined) a.rev = arg;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N])`);
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N] [--footprint])`);
   }
   for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
   if (a.pods % 1000 !== 0) throw new Error('--pods needs a multiple of 1000 (B2 has 1000 pods per namespace)');
@@ -94,14 +100,16 @@ function updatesPerOp(scenario: string, args: Args): number {
 
 const V8_REPEATABLE = ['--single-threaded', '--predictable', '--predictable-gc-schedule', '--no-flush-bytecode', '--hash-seed=1', '--random-seed=1'];
 
-/** One process's totals, and for the first process of a job with --functions, its own costs by function. */
+/** One process's totals, and for the first process of a job, its costs by function and its hot code if asked. */
 interface Counted {
   totals: Totals;
   functions?: FunctionCosts[];
+  footprint?: CodeFootprint;
 }
 
 function runJob(job: Job, args: Args, dir: string, n: number): Promise<Counted> {
   const byFunction = args.functions > 0 && n === 0;
+  const withFootprint = args.footprint && n === 0;
   const out = join(dir, `${job.scenario}-${job.contender.replace(/[^a-z0-9+]/gi, '_')}-${n}.out`);
   const child = fileURLToPath(new URL('./countsChild.js', import.meta.url));
   const argv = [
@@ -116,12 +124,13 @@ function runJob(job: Job, args: Args, dir: string, n: number): Promise<Counted> 
     '--collect-atstart=no',
     '--toggle-collect=Builtins_ArrayPrototypeFindLastIndex',
     `--callgrind-out-file=${out}`,
+    ...(withFootprint ? ['--dump-instr=yes'] : []),
     process.execPath,
     '--allow-natives-syntax',
     '--expose-gc',
     ...V8_REPEATABLE,
     // Where V8 put each function's code, so that callgrind's addresses can be named.
-    ...(byFunction ? ['--perf-basic-prof'] : []),
+    ...(byFunction || withFootprint ? ['--perf-basic-prof'] : []),
     child,
     job.target,
     job.scenario,
@@ -137,7 +146,14 @@ function runJob(job: Job, args: Args, dir: string, n: number): Promise<Counted> 
       }
       const text = readFileSync(out, 'utf8');
       const totals = parseCallgrindTotals(text, out);
-      resolve(byFunction ? { totals, functions: functionCosts(text) } : { totals });
+      const counted: Counted = { totals };
+      if (byFunction || withFootprint) {
+        const name = codeNames(text);
+        if (byFunction) counted.functions = functionCosts(text, name);
+        // Hot: run in at least half of the measured updates.
+        if (withFootprint) counted.footprint = named(codeFootprint(text, (args.ops * updatesPerOp(job.scenario, args)) / 2), name);
+      }
+      resolve(counted);
     });
   });
 }
@@ -170,10 +186,10 @@ interface FunctionCosts {
 }
 
 /**
- * Each function's own counts from a callgrind output file, JIT code named from the `perf-<pid>.map` V8 wrote
- * (and which is then deleted), recursion levels (`'2`) and the build's folder left out of the names.
+ * How to name the functions of a callgrind output file: JIT code from the `perf-<pid>.map` V8 wrote (which is
+ * then deleted), with recursion levels (`'2`), C++ parameter lists and the build's folder left out.
  */
-function functionCosts(text: string): FunctionCosts[] {
+function codeNames(text: string): (raw: string) => string {
   const pid = /^pid:\s*(\d+)/m.exec(text)?.[1];
   const mapFile = pid === undefined ? undefined : `/tmp/perf-${pid}.map`;
   let resolve = (name: string): string => name;
@@ -181,13 +197,26 @@ function functionCosts(text: string): FunctionCosts[] {
     resolve = perfMapResolver(readFileSync(mapFile, 'utf8'));
     rmSync(mapFile, { force: true });
   }
-  const { events, costs } = selfCostsByFunction(text);
-  const merged = new Map<string, FunctionCosts>();
-  for (const [raw, c] of costs) {
-    const name = resolve(raw.replace(/'\d+$/, ''))
+  return (raw) =>
+    resolve(raw.replace(/'\d+$/, ''))
       .replace(/file:\/\/\S*?\/dist\//, '')
       .replace(/\(.*$/, '')
       .trim();
+}
+
+/** A footprint with its functions named (several raw names, e.g. recursion levels, may share one). */
+function named(f: CodeFootprint, name: (raw: string) => string): CodeFootprint {
+  const byFunction = new Map<string, number>();
+  for (const [raw, n] of f.byFunction) byFunction.set(name(raw), (byFunction.get(name(raw)) ?? 0) + n);
+  return { lines: f.lines, byFunction };
+}
+
+/** Each function's own counts from a callgrind output file. */
+function functionCosts(text: string, nameOf: (raw: string) => string): FunctionCosts[] {
+  const { events, costs } = selfCostsByFunction(text);
+  const merged = new Map<string, FunctionCosts>();
+  for (const [raw, c] of costs) {
+    const name = nameOf(raw);
     const m = merged.get(name) ?? { name, instructions: 0, l1dMisses: 0, llMisses: 0, l1iMisses: 0 };
     const own = perUpdate(totalsOf(events, c), 1);
     m.instructions += own.instructions;
@@ -208,6 +237,12 @@ function printFunctions(contender: string, fns: readonly FunctionCosts[], top: n
       `      ${(f.instructions / updates).toFixed(0).padStart(7)} instr ${share.padStart(5)} %  ${(f.l1dMisses / updates).toFixed(1).padStart(6)} L1d  ${(f.llMisses / updates).toFixed(2).padStart(6)} LL  ${(f.l1iMisses / updates).toFixed(1).padStart(6)} L1i  ${f.name.slice(0, 90)}`,
     );
   }
+}
+
+function printFootprint(contender: string, f: CodeFootprint): void {
+  const top = [...f.byFunction].sort((a, b) => b[1] - a[1]).slice(0, 10);
+  console.log(`    ${contender}: hot code (run in at least half of the updates) ${f.lines} lines of 64 bytes, ${((f.lines * 64) / 1024).toFixed(1)} KB; most of it:`);
+  console.log(`      ${top.map(([name, n]) => `${name.slice(0, 60)} ${n}`).join(', ')}`);
 }
 
 const TITLES: Record<string, string> = {
@@ -268,6 +303,13 @@ async function main(): Promise<void> {
         console.log(
           `  ${hereName} / ${otherName}: instructions ${r(a.instructions, b.instructions)}, L1d misses ${r(a.l1dMisses, b.l1dMisses)}, LL misses ${r(a.llMisses, b.llMisses)}, est. cycles ${r(a.estCycles, b.estCycles)}, L1i misses ${r(a.l1iMisses, b.l1iMisses)}`,
         );
+      }
+      if (args.footprint) {
+        for (const c of contenders) {
+          const job = jobs.find((j) => j.scenario === scenario && j.contender === c.name)!;
+          const f = results.get(job)!.find((r) => r.footprint !== undefined)?.footprint;
+          if (f !== undefined) printFootprint(c.name, f);
+        }
       }
       if (args.functions > 0) {
         for (const c of contenders) {
