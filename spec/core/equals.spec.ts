@@ -93,6 +93,25 @@ describe('equals', () => {
     expect(equals(bare({ x: 1 }), bare({ x: 1 }))).toBe(true);
   });
 
+  it('should compare prototypes even for objects whose constructor reads as Object', () => {
+    // A prototype given as an object literal inherits `constructor` from Object.prototype, as plain data does.
+    function Legacy(this: { x: number }, x: number) {
+      this.x = x;
+    }
+    Legacy.prototype = { describe: () => 'legacy' };
+    const legacy = (x: number): object => new (Legacy as unknown as new (x: number) => object)(x);
+    expect((legacy(1) as { constructor: unknown }).constructor).toBe(Object);
+    expect(equals(legacy(1), legacy(1))).toBe(true);
+    expect(equals(legacy(1), legacy(2))).toBe(false);
+    expect(equals(legacy(1), { x: 1 })).toBe(false);
+    expect(equals({ x: 1 }, legacy(1))).toBe(false);
+    // An own `constructor` field that happens to be Object: still the prototypes decide.
+    const bare = Object.assign(Object.create(null) as object, { constructor: Object, x: 1 });
+    expect(equals({ constructor: Object, x: 1 }, bare)).toBe(false);
+    expect(equals(bare, { constructor: Object, x: 1 })).toBe(false);
+    expect(equals({ constructor: Object, x: 1 }, { constructor: Object, x: 1 })).toBe(true);
+  });
+
   it('should find a scalar difference without comparing nested objects', () => {
     let calls = 0;
     const nested = { equals: () => (calls++, true) };
