@@ -112,7 +112,7 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     const outKeys = batchArray<string>(bound);
     let m = 0;
     if (firstEvent !== undefined) {
-      out[0] = firstEvent;
+      out[m] = firstEvent;
       outKeys[m++] = first;
     }
     const state = this.state;
