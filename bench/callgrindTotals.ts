@@ -9,7 +9,7 @@ export type Totals = Record<string, number>;
  * @throws Error when either line is missing, or when nothing was counted (the measured calls never ran).
  */
 export function parseCallgrindTotals(text: string, file = 'callgrind output'): Totals {
-  const events = /^events:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/);
+  const events = /^events:/m.test(text) ? eventNames(text) : undefined;
   const summary = /^summary:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/).map(Number);
   if (events === undefined || summary === undefined) throw new Error(`${file}: no events or summary line`);
   if (summary.length !== events.length || summary.some((n) => !Number.isFinite(n))) throw new Error(`${file}: the summary line does not match the events line`);
@@ -64,21 +64,26 @@ export function medianPerUpdate(each: readonly PerUpdate[]): { median: PerUpdate
   };
 }
 
+/** What `walkCostLines` hands over for each cost line of a callgrind output file. */
+export interface CostLine {
+  /** The function the line counts towards: its name as the file gives it (JIT code by its address). */
+  fn: string;
+  /** The line's position fields (`positions:`: a line number, or an instruction address and a line), raw. */
+  position: readonly string[];
+  /** Its costs, in the order of the `events:` line. */
+  costs: readonly string[];
+  /** The line right after `calls=`: the inclusive cost of a call at that position, not the function's own. */
+  callCost: boolean;
+}
+
 /**
- * Each function's own cost (what it ran itself, not what the functions it called ran), by event, from a
- * callgrind output file: a cost line counts towards the function named by the last `fn=` line, except the
- * line right after `calls=`, which is the inclusive cost of that call. Names are compressed as `(id) name` the
- * first time and `(id)` after, in `fn=` and `cfn=` lines alike.
+ * Visits every cost line of a callgrind output file with the function it belongs to: the one named by the
+ * last `fn=` line. Names are compressed as `(id) name` the first time and `(id)` after, in `fn=` and `cfn=`
+ * lines alike.
  */
-export function selfCostsByFunction(text: string): { events: string[]; costs: Map<string, number[]> } {
-  const events = /^events:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/) ?? [];
-  // `line`, or `instr line` when written with --dump-instr=yes: that many position fields before the costs.
-  const positions = /^positions:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/).length ?? 1;
+export function walkCostLines(text: string, visit: (line: CostLine) => void): void {
+  const positions = positionNames(text);
   const names = new Map<string, string>();
-  const costs = new Map<string, number[]>();
-  let current: number[] | undefined;
-  let skipCallCost = false;
-  // `fn=` and `cfn=` lines share one table of compressed names.
   const nameOf = (spec: string): string => {
     const m = /^\((\d+)\)(?:\s+(.*))?$/.exec(spec);
     if (m === null) return spec;
@@ -88,31 +93,42 @@ export function selfCostsByFunction(text: string): { events: string[]; costs: Ma
     }
     return names.get(m[1]!) ?? `(${m[1]})`;
   };
+  let fn: string | undefined;
+  let callCost = false;
   for (const line of text.split('\n')) {
-    if (line.startsWith('cfn=')) {
-      nameOf(line.slice(4));
-      continue;
+    if (line.startsWith('cfn=')) nameOf(line.slice(4));
+    else if (line.startsWith('fn=')) fn = nameOf(line.slice(3));
+    else if (line.startsWith('calls=')) callCost = true;
+    else if (/^[0-9+\-*]/.test(line)) {
+      // Positions are absolute, or +n / -n / * relative to the last one; the costs follow.
+      const fields = line.trim().split(/\s+/);
+      if (fn !== undefined) visit({ fn, position: fields.slice(0, positions.length), costs: fields.slice(positions.length), callCost });
+      callCost = false;
     }
-    if (line.startsWith('fn=')) {
-      const name = nameOf(line.slice(3));
-      current = costs.get(name);
-      if (current === undefined) costs.set(name, (current = new Array<number>(events.length).fill(0)));
-      continue;
-    }
-    if (line.startsWith('calls=')) {
-      skipCallCost = true;
-      continue;
-    }
-    if (!/^[0-9+\-*]/.test(line)) continue;
-    if (skipCallCost) {
-      skipCallCost = false;
-      continue;
-    }
-    if (current === undefined) continue;
-    // The positions (each a number, or +n / -n / * relative to the last), then the costs in events order.
-    const fields = line.trim().split(/\s+/);
-    for (let i = positions; i < fields.length && i - positions < events.length; i++) current[i - positions]! += Number(fields[i]);
   }
+}
+
+/** The names of a callgrind file's cost columns (`events:`), in order. */
+export function eventNames(text: string): string[] {
+  return /^events:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/) ?? [];
+}
+
+/** The names of a callgrind file's position columns (`positions:`; `line` when absent). */
+export function positionNames(text: string): string[] {
+  return /^positions:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/) ?? ['line'];
+}
+
+/** Each function's own cost (what it ran itself, not what the functions it called ran), by event. */
+export function selfCostsByFunction(text: string): { events: string[]; costs: Map<string, number[]> } {
+  const events = eventNames(text);
+  const costs = new Map<string, number[]>();
+  walkCostLines(text, (line) => {
+    if (line.callCost) return;
+    let own = costs.get(line.fn);
+    if (own === undefined) costs.set(line.fn, (own = new Array<number>(events.length).fill(0)));
+    // A line may leave out trailing zeros.
+    for (let i = 0; i < line.costs.length && i < events.length; i++) own[i]! += Number(line.costs[i]);
+  });
   return { events, costs };
 }
 

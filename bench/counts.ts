@@ -207,7 +207,10 @@ function codeNames(text: string): (raw: string) => string {
 /** A footprint with its functions named (several raw names, e.g. recursion levels, may share one). */
 function named(f: CodeFootprint, name: (raw: string) => string): CodeFootprint {
   const byFunction = new Map<string, number>();
-  for (const [raw, n] of f.byFunction) byFunction.set(name(raw), (byFunction.get(name(raw)) ?? 0) + n);
+  for (const [raw, n] of f.byFunction) {
+    const named = name(raw);
+    byFunction.set(named, (byFunction.get(named) ?? 0) + n);
+  }
   return { lines: f.lines, byFunction };
 }
 

@@ -13,7 +13,7 @@ import type { TrackedInput } from '../fetch/dependencyIndex.js';
  * write them as literals. Read from module constants (a context load and a hole check each) a setter took
  * 41 bytes of bytecode, over the 27 below which V8's optimizing compiler inlines a call whatever its
  * budget; called from a large function such as the derived flush, where accessor calls come last (their
- * frequency unknown), a setter stayed a call whenever the budget ran out first. At 22 bytes each is
+ * frequency unknown), a setter stayed a call whenever the budget ran out first. At 21-24 bytes each is
  * always inlined. (TypeScript's const enums would be literals too, but not with `isolatedModules`.)
  */
 const KEPT_BY_CLEAR_INPUT = 4 | 8 | 16;
