@@ -64,7 +64,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
    * transforms before it settles their results, because the two halves together are more code than a core's
    * 32 KB instruction cache holds: run one after the other per input, each evicted the other's code, in
    * every input (`npm run bench:counts -- --only fanout`: 173 simulated instruction-cache misses per input
-   * before, 3 after). Only the runs' order against the settling changes: transforms read other collections
+   * before, 16 after). Only the runs' order against the settling changes: transforms read other collections
    * alone, and every effect on this collection (settling, errors, removals) keeps its order, since anything
    * but a plain result settles the waiting runs first.
    */
