@@ -19,7 +19,10 @@ export class ScratchList<T> {
 
   /** Empties the list; the references it held are dropped so that nothing outlives its transaction. */
   reset(): void {
-    clearSlots(this.items, this.length);
+    const n = this.length;
+    // One item is what most lists of a one-event transaction hold: no call for it.
+    if (n === 1) this.items[0] = undefined;
+    else if (n > 1) clearSlots(this.items, n);
     this.length = 0;
   }
 }
