@@ -132,6 +132,25 @@ export function selfCostsByFunction(text: string): { events: string[]; costs: Ma
   return { events, costs };
 }
 
+/**
+ * V8 making code rather than running it: its optimizing compilers, lazy compiles and deoptimizations. Names
+ * as callgrind writes C++ functions, return type and parameter lists included.
+ */
+const JIT_WORK = /\bv8::internal::(?:compiler|maglev|baseline)::|\bv8::internal::(?:Compiler|Deoptimizer|OptimizingCompileDispatcher)::|\bRuntime_(?:CompileOptimized|CompileLazy|CompileBaseline|NotifyDeoptimized)/;
+
+/**
+ * The instructions V8 spent compiling or deoptimizing (`JIT_WORK`), from `selfCostsByFunction`'s costs. In
+ * measured ops they are a warm-up that did not finish, or code that keeps bailing out: counts that include
+ * them compare the compiler's work, not the code's.
+ */
+export function jitWorkInstructions(events: readonly string[], costs: ReadonlyMap<string, readonly number[]>): number {
+  const ir = events.indexOf('Ir');
+  if (ir < 0) return 0;
+  let n = 0;
+  for (const [name, c] of costs) if (JIT_WORK.test(name)) n += c[ir] ?? 0;
+  return n;
+}
+
 /** One entry of a `perf-<pid>.map` file, as V8 writes it with `--perf-basic-prof`: where a function's code lies. */
 interface CodeRange {
   start: number;

@@ -13,6 +13,9 @@
 // 1000 transactions, whose small working set sits at the edge of the simulated 32 KB). Read instructions and
 // last-level misses; first-level figures only when they move a lot in every scenario.
 //
+// Work V8 does to make code (its compilers, deoptimizations) is counted like any other; when it exceeds 0.2 %
+// of a process's instructions the report flags the contender with a line starting `!` (see `jitWorkWarning`).
+//
 // What the counts leave out: time. A miss costs what the hardware makes of it (misses that overlap cost less
 // than misses in a row, and the real prefetchers hide some), and the simulated last-level cache is smaller
 // than the host's, in proportion to the smaller data set. `est. cycles` weighs the counts with callgrind's
@@ -36,7 +39,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildRevision, checkoutName, repo } from './revision.js';
-import { medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction, totalsOf, type PerUpdate, type Totals } from './callgrindTotals.js';
+import { jitWorkInstructions, medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction, totalsOf, type PerUpdate, type Totals } from './callgrindTotals.js';
 import { countsShape } from './b2Shape.js';
 import { codeFootprint, type CodeFootprint } from './codeFootprint.js';
 
@@ -103,6 +106,8 @@ const V8_REPEATABLE = ['--single-threaded', '--predictable', '--predictable-gc-s
 /** One process's totals, and for the first process of a job, its costs by function and its hot code if asked. */
 interface Counted {
   totals: Totals;
+  /** Instructions V8 spent compiling or deoptimizing inside the measured ops (see `jitWorkInstructions`). */
+  jitWork: number;
   functions?: FunctionCosts[];
   footprint?: CodeFootprint;
 }
@@ -146,7 +151,8 @@ function runJob(job: Job, args: Args, dir: string, n: number): Promise<Counted> 
       }
       const text = readFileSync(out, 'utf8');
       const totals = parseCallgrindTotals(text, out);
-      const counted: Counted = { totals };
+      const own = selfCostsByFunction(text);
+      const counted: Counted = { totals, jitWork: jitWorkInstructions(own.events, own.costs) };
       if (byFunction || withFootprint) {
         const name = codeNames(text);
         if (byFunction) counted.functions = functionCosts(text, name);
@@ -174,6 +180,29 @@ async function runAll(jobs: readonly Job[], args: Args, dir: string): Promise<Ma
   await Promise.all(Array.from({ length: Math.max(1, Math.min(cpus().length, queue.length)) }, worker));
   process.stderr.write('\n');
   return results;
+}
+
+/**
+ * Flags a contender whose measured ops included V8 compiling or deoptimizing code for more than 0.2 % of its
+ * instructions in some process: a warm-up that did not finish, or code that bails out again and again (round
+ * 13 found `ScratchList.reset` doing so about 430 times per process). Its counts then include that work.
+ */
+function jitWorkWarning(contender: string, processes: readonly Counted[], updates: number): string | undefined {
+  let worst = 0;
+  let share = 0;
+  for (const p of processes) {
+    const perUpdate = p.jitWork / updates;
+    if (perUpdate > worst) {
+      worst = perUpdate;
+      share = p.jitWork / (p.totals['Ir'] ?? Infinity);
+    }
+  }
+  if (share <= 0.002) return undefined;
+  return (
+    `  ! ${contender}: V8 compiled or deoptimized code during the measured ops, ${worst.toFixed(0)} instructions per update ` +
+    `(${(100 * share).toFixed(1)} %) in its worst process; the counts include it. To see why, run the child with ` +
+    `\`node ${V8_REPEATABLE.join(' ')} --allow-natives-syntax --expose-gc --trace-deopt --trace-opt dist/bench/countsChild.js ...\``
+  );
 }
 
 /** A function's own counts in one process (JIT code named from V8's perf map). */
@@ -298,6 +327,11 @@ async function main(): Promise<void> {
         console.log(
           `  ${c.name.padEnd(22)} ${m.instructions.toFixed(0).padStart(12)} ${m.l1dMisses.toFixed(1).padStart(11)} ${m.llMisses.toFixed(2).padStart(10)} ${m.estCycles.toFixed(0).padStart(12)} ${m.l1iMisses.toFixed(1).padStart(11)}  ${(100 * spread).toFixed(2).padStart(6)}%  ${vsHand}`,
         );
+      }
+      for (const c of contenders) {
+        const job = jobs.find((j) => j.scenario === scenario && j.contender === c.name)!;
+        const warning = jitWorkWarning(c.name, results.get(job)!, args.ops * updatesPerOp(scenario, args));
+        if (warning !== undefined) console.log(warning);
       }
       if (otherName !== undefined) {
         const a = sums.get(hereName)!.median;

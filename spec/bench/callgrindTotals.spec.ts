@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { estimatedCycles, medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction } from '../../bench/callgrindTotals.js';
+import { estimatedCycles, jitWorkInstructions, medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction } from '../../bench/callgrindTotals.js';
 
 /** The head of a callgrind output file as callgrind 3.19 writes it with --cache-sim=yes (from a B2 burst run). */
 const OUTPUT = `# callgrind format
@@ -106,4 +106,25 @@ describe('callgrind totals (bench:counts)', () => {
     expect(resolve('0x000000000d0e3100')).toBe('0x000000000d0e3100');
     expect(resolve('Builtins_StringEqual')).toBe('Builtins_StringEqual');
   });
+  it('should count as V8 making code its compilers, lazy compiles and deoptimizer, and nothing that runs code', () => {
+    const costs = new Map<string, number[]>([
+      ['v8::internal::compiler::GraphReducer::ReduceTop()', [40, 1]],
+      ['void v8::internal::compiler::RepresentationSelector::VisitInputs<(v8::internal::compiler::Phase)0>(v8::internal::compiler::Node*)', [5, 0]],
+      ['v8::internal::Deoptimizer::DoComputeOutputFrames()', [30, 0]],
+      ['v8::internal::Compiler::Compile(v8::internal::Isolate*, v8::internal::Handle<v8::internal::JSFunction>)', [7, 0]],
+      ['v8::internal::Runtime_CompileOptimized_Concurrent(int, unsigned long*, v8::internal::Isolate*)', [3, 0]],
+      ['v8::internal::Runtime_NotifyDeoptimized(int, unsigned long*, v8::internal::Isolate*)', [2, 0]],
+      // Running code: builtins, the runtime, JIT code, the garbage collector.
+      ['Builtins_StringEqual', [1000, 3]],
+      ['v8::internal::Runtime_JSReceiverGetPrototypeOf(int, unsigned long*, v8::internal::Isolate*)', [100, 0]],
+      ['v8::internal::JSObject::MigrateToMap(v8::internal::Isolate*, v8::internal::Handle<v8::internal::JSObject>)', [90, 0]],
+      ['v8::internal::Sweeper::RawSweep()', [60, 0]],
+      ['0x000000000d0df5c0', [700, 9]],
+    ]);
+    expect(jitWorkInstructions(['Ir', 'DLmr'], costs)).toBe(87);
+    // Costs are read by the Ir column wherever it is; a file without it has nothing to count.
+    expect(jitWorkInstructions(['DLmr', 'Ir'], new Map([['v8::internal::Deoptimizer::New()', [4, 11]]]))).toBe(11);
+    expect(jitWorkInstructions(['DLmr'], costs)).toBe(0);
+  });
 });
+
