@@ -155,7 +155,7 @@ function runJob(job: Job, args: Args, dir: string, n: number): Promise<Counted> 
       const counted: Counted = { totals, jitWork: jitWorkInstructions(own.events, own.costs) };
       if (byFunction || withFootprint) {
         const name = codeNames(text);
-        if (byFunction) counted.functions = functionCosts(text, name);
+        if (byFunction) counted.functions = functionCosts(own, name);
         // Hot: run in at least half of the measured updates.
         if (withFootprint) counted.footprint = named(codeFootprint(text, (args.ops * updatesPerOp(job.scenario, args)) / 2), name);
       }
@@ -243,9 +243,8 @@ function named(f: CodeFootprint, name: (raw: string) => string): CodeFootprint {
   return { lines: f.lines, byFunction };
 }
 
-/** Each function's own counts from a callgrind output file. */
-function functionCosts(text: string, nameOf: (raw: string) => string): FunctionCosts[] {
-  const { events, costs } = selfCostsByFunction(text);
+/** Each function's own counts (`selfCostsByFunction` of a callgrind output file), merged by name. */
+function functionCosts({ events, costs }: ReturnType<typeof selfCostsByFunction>, nameOf: (raw: string) => string): FunctionCosts[] {
   const merged = new Map<string, FunctionCosts>();
   for (const [raw, c] of costs) {
     const name = nameOf(raw);
@@ -311,14 +310,15 @@ async function main(): Promise<void> {
     for (const scenario of args.only) for (const c of contenders) jobs.push({ scenario, contender: c.name, target: c.target });
     const results = await runAll(jobs, args, dir);
     for (const scenario of args.only) {
+      const processesOf = (contender: string): Counted[] => results.get(jobs.find((j) => j.scenario === scenario && j.contender === contender)!)!;
+      const updates = args.ops * updatesPerOp(scenario, args);
       console.log(`\n${TITLES[scenario]}`);
       console.log(
         `  ${'contender'.padEnd(22)} ${'instructions'.padStart(12)} ${'L1d misses'.padStart(11)} ${'LL misses'.padStart(10)} ${'est. cycles'.padStart(12)} ${'L1i misses'.padStart(11)}  ${'spread'.padStart(7)}  × hand-written`,
       );
       const sums = new Map<string, { median: PerUpdate; spread: number }>();
       for (const c of contenders) {
-        const job = jobs.find((j) => j.scenario === scenario && j.contender === c.name)!;
-        sums.set(c.name, medianPerUpdate(results.get(job)!.map((r) => perUpdate(r.totals, args.ops * updatesPerOp(scenario, args)))));
+        sums.set(c.name, medianPerUpdate(processesOf(c.name).map((r) => perUpdate(r.totals, updates))));
       }
       const hand = sums.get('hand-written')!.median;
       for (const c of contenders) {
@@ -329,8 +329,7 @@ async function main(): Promise<void> {
         );
       }
       for (const c of contenders) {
-        const job = jobs.find((j) => j.scenario === scenario && j.contender === c.name)!;
-        const warning = jitWorkWarning(c.name, results.get(job)!, args.ops * updatesPerOp(scenario, args));
+        const warning = jitWorkWarning(c.name, processesOf(c.name), updates);
         if (warning !== undefined) console.log(warning);
       }
       if (otherName !== undefined) {
@@ -343,16 +342,14 @@ async function main(): Promise<void> {
       }
       if (args.footprint) {
         for (const c of contenders) {
-          const job = jobs.find((j) => j.scenario === scenario && j.contender === c.name)!;
-          const f = results.get(job)!.find((r) => r.footprint !== undefined)?.footprint;
+          const f = processesOf(c.name).find((r) => r.footprint !== undefined)?.footprint;
           if (f !== undefined) printFootprint(c.name, f);
         }
       }
       if (args.functions > 0) {
         for (const c of contenders) {
-          const job = jobs.find((j) => j.scenario === scenario && j.contender === c.name)!;
-          const fns = results.get(job)!.find((r) => r.functions !== undefined)?.functions ?? [];
-          printFunctions(c.name, fns, args.functions, args.ops * updatesPerOp(scenario, args));
+          const fns = processesOf(c.name).find((r) => r.functions !== undefined)?.functions ?? [];
+          printFunctions(c.name, fns, args.functions, updates);
         }
       }
     }

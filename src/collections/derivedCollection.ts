@@ -349,7 +349,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
    * Reruns one input (its value as the parent last sent it) and records the changed outputs. Deferred, a
    * plain result waits in the run lists for `settleRuns`; anything else settles the waiting runs first.
    */
-  private recompute(rec: KeyEntry<O>, deferred = false): void {
+  private recompute(rec: KeyEntry<O>, deferred: boolean): void {
     const input = rec.input as I | undefined;
     if (input === undefined) {
       if (deferred) this.settleRuns();
