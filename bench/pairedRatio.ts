@@ -2,7 +2,7 @@
 //
 // Rounds within one process share its heap layout, which is decided once, when its graphs are set up; two
 // processes of the same comparison have disagreed by more than either one's interval over rounds
-// (docs/benchmarks.md, round 7). So the interval over rounds says how well one process was measured, and the
+// (docs/benchmarks-history.md, round 7). So the interval over rounds says how well one process was measured, and the
 // interval over processes, which resamples whole processes before their rounds, what a process costs to
 // trust: the one to read when they differ.
 import { median } from './harness.js';
