@@ -32,7 +32,8 @@
 //            contender's N costliest functions by their own instructions, with their first-level data, last-level and code misses,
 //            from its first process, run with V8's --perf-basic-prof so that JIT code can be named)
 //            --footprint (also print how much code each contender runs in at least half of its updates, in
-//            64-byte lines, and whose: its first process runs with callgrind's --dump-instr=yes)
+//            64-byte lines, and whose: its 10 largest functions, or N with --functions N; its first process runs
+//            with callgrind's --dump-instr=yes)
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -270,8 +271,9 @@ function printFunctions(contender: string, fns: readonly FunctionCosts[], top: n
   }
 }
 
-function printFootprint(contender: string, f: CodeFootprint): void {
-  const top = [...f.byFunction].sort((a, b) => b[1] - a[1]).slice(0, 10);
+/** The footprint's total and its largest `shown` functions (10, or as many as `--functions` asks for). */
+function printFootprint(contender: string, f: CodeFootprint, shown: number): void {
+  const top = [...f.byFunction].sort((a, b) => b[1] - a[1]).slice(0, shown);
   console.log(`    ${contender}: hot code (run in at least half of the updates) ${f.lines} lines of 64 bytes, ${((f.lines * 64) / 1024).toFixed(1)} KB; most of it:`);
   console.log(`      ${top.map(([name, n]) => `${name.slice(0, 60)} ${n}`).join(', ')}`);
 }
@@ -343,7 +345,7 @@ async function main(): Promise<void> {
       if (args.footprint) {
         for (const c of contenders) {
           const f = processesOf(c.name).find((r) => r.footprint !== undefined)?.footprint;
-          if (f !== undefined) printFootprint(c.name, f);
+          if (f !== undefined) printFootprint(c.name, f, Math.max(10, args.functions));
         }
       }
       if (args.functions > 0) {
