@@ -132,6 +132,28 @@ describe('collection disposal', () => {
     expect(seen).toEqual(['add', 'add']);
   });
 
+  it('should emit nothing for the transaction it is stopped in, once the batch of its parent has reached it', () => {
+    const src = newStaticCollection<Named>([named('a')]);
+    const ac = new AbortController();
+    // Built first, so it flushes before `c` at the same rank: any user code that runs while a transaction
+    // propagates (a transform, a filter, an equals) may abort a signal, here after src's batch reached `c`.
+    const stopper = newCollection(src, (_ctx, p) => {
+      if (p.metadata.name === 'b') ac.abort();
+      return p;
+    });
+    const c = newCollection(src, (_ctx, p) => ({ ...p, seen: true }), { stop: ac.signal });
+    const seen: string[] = [];
+    c.register((e) => void seen.push(`${e.type}:${(e.new ?? e.old)!.metadata.name}`));
+    src.updateObject(named('b'));
+    expect(ac.signal.aborted).toBe(true);
+    expect(stopper.list()).toHaveLength(2);
+    expect(seen).toEqual(['add:a']);
+    expect(c.list().map((p) => p.metadata.name)).toEqual(['a']);
+    expect(subscribers(src)).toBe(1);
+    src.updateObject(named('a', { app: 'y' }));
+    expect(seen).toEqual(['add:a']);
+  });
+
   it('should resolve waitUntilSynced false for a collection disposed before it synced', async () => {
     const src = newStaticCollection<Named>([], { synced: false });
     const ac = new AbortController();

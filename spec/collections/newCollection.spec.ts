@@ -426,6 +426,44 @@ describe('newCollection', () => {
     expect(seenX).toEqual([['update:-1>2'], ['update:2>3']]);
   });
 
+  it('should rerun an input whose transform caught the stale read itself, and never hand out what that run returned', () => {
+    interface V { metadata: { name: string }; v: number; reads?: boolean }
+    const s1 = newStaticCollection<V>([{ metadata: { name: 'x1' }, v: 0 }, { metadata: { name: 'x2' }, v: 0 }]);
+    const s2 = newStaticCollection<V>([{ metadata: { name: 'y' }, v: 1 }]);
+    const d1 = newCollection(s2, (_c, y) => ({ metadata: y.metadata, v: y.v }));
+    const d2 = newCollection(d1, (_c, y) => ({ metadata: y.metadata, v: y.v }));
+    let caught = 0;
+    // A transform that swallows every error of its fetch, as user code with a broad try/catch does. Its first
+    // read of d2 (ranked above it) happens mid-transaction, before d2 has committed.
+    const x = newCollection(s1, (ctx, i) => {
+      if (i.reads !== true) return { metadata: i.metadata, v: -1 };
+      try {
+        return { metadata: i.metadata, v: fetch(ctx, d2)[0]!.v };
+      } catch {
+        caught++;
+        return { metadata: i.metadata, v: -99 };
+      }
+    });
+    const seen: string[][] = [];
+    x.registerBatch((b) => void seen.push(b.map((e) => `${e.new?.metadata.name}:${e.old?.v}>${e.new?.v}`).sort()), false);
+    const errors: TransformError[] = [];
+    x.errors$.subscribe((e) => void errors.push(e));
+    // Two inputs in one flush: their results wait to be settled together, so the caught read is found there.
+    // d2 changes nothing in this transaction, so no batch of its would rerun them: only the engine's own
+    // retry of a run that read too early does.
+    batch(() => {
+      s1.updateObject({ metadata: { name: 'x1' }, v: 0, reads: true });
+      s1.updateObject({ metadata: { name: 'x2' }, v: 0, reads: true });
+    });
+    expect(caught).toBeGreaterThan(0);
+    expect(seen).toEqual([['x1:-1>1', 'x2:-1>1']]);
+    expect(x.list().map((o) => o.v)).toEqual([1, 1]);
+    expect(errors).toEqual([]);
+    // The dependency recorded by the rerun holds.
+    s2.updateObject({ metadata: { name: 'y' }, v: 3 });
+    expect(seen[1]).toEqual(['x1:1>3', 'x2:1>3']);
+  });
+
   it('should key and compare its outputs with the key and equals options', () => {
     const src = newStaticCollection<{ metadata: { name: string }; v: number; note: string }>([]);
     const out = newCollection(src, (_ctx, i) => ({ id: i.metadata.name.toUpperCase(), v: i.v, note: i.note }), {

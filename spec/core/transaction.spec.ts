@@ -9,12 +9,22 @@ import {
   UsageError,
   type Collection,
   type Event,
+  type StaticCollection,
   type TransformError,
 } from '../../src/index.js';
 import { schedule, type TxNode } from '../../src/core/transaction.js';
 import { captureLog } from '../helpers/fixtures.js';
 
 const fmt = (b: readonly Event<string>[]): string => b.map((e) => `${e.type}/${e.new ?? e.old}`).join(',');
+
+/** Two string sources, and the batches `b` commits from now on. */
+function sourcesWithBatchesOfB(): { a: StaticCollection<string>; b: StaticCollection<string>; seen: string[] } {
+  const a = newStaticCollection<string>([]);
+  const b = newStaticCollection<string>([]);
+  const seen: string[] = [];
+  b.registerBatch((x) => void seen.push(fmt(x)), false);
+  return { a, b, seen };
+}
 
 describe('batch', () => {
   let log: ReturnType<typeof captureLog>;
@@ -113,10 +123,7 @@ describe('batch', () => {
   });
 
   it('should run a batch called from a handler after the current delivery as well', () => {
-    const a = newStaticCollection<string>([]);
-    const b = newStaticCollection<string>([]);
-    const seen: string[] = [];
-    b.registerBatch((x) => void seen.push(fmt(x)), false);
+    const { a, b, seen } = sourcesWithBatchesOfB();
     a.register(() => {
       batch(() => {
         b.updateObject('1');
@@ -125,6 +132,27 @@ describe('batch', () => {
     });
     a.updateObject('go');
     expect(seen).toEqual(['add/1,add/2']);
+  });
+
+  it('should log a mutation deferred from a handler that throws, keep what it wrote, and still run the others', () => {
+    const { a, b, seen } = sourcesWithBatchesOfB();
+    a.register(() => {
+      // Deferred until this delivery is over; by then nobody is left to rethrow to.
+      batch(() => {
+        b.updateObject('before-throw');
+        throw new Error('deferred mutation failed');
+      });
+      batch(() => b.updateObject('next'));
+    });
+    expect(() => a.updateObject('go')).not.toThrow();
+    // The mutations deferred from one delivery commit together, after it; the one that threw keeps what it
+    // wrote before the throw, as a batch does, and does not stop the next.
+    expect(seen).toEqual(['add/before-throw,add/next']);
+    expect(log.lines.filter((l) => l.includes('a mutation deferred from a handler or transform threw'))).toHaveLength(1);
+    // The engine is not wedged: the next delivery defers and runs its mutations the same way.
+    a.updateObject('again');
+    expect(seen).toEqual(['add/before-throw,add/next', 'update/before-throw,update/next']);
+    expect(log.lines.filter((l) => l.includes('a mutation deferred from a handler or transform threw'))).toHaveLength(2);
   });
 
   it('should let handlers see the committed state of every collection', () => {
