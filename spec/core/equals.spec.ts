@@ -112,6 +112,32 @@ describe('equals', () => {
     expect(equals({ constructor: Object, x: 1 }, { constructor: Object, x: 1 })).toBe(true);
   });
 
+  it('should skip keys inherited from an enumerable prototype, and still compare the prototypes', () => {
+    // for…in also yields inherited enumerable keys; only own keys are data.
+    const withProto = (proto: object, x: number): object => Object.assign(Object.create(proto) as object, { x });
+    const shared = { shared: 1 };
+    expect(equals(withProto(shared, 1), withProto(shared, 1))).toBe(true);
+    expect(equals(withProto(shared, 1), withProto(shared, 2))).toBe(false);
+    expect(equals(withProto(shared, 1), withProto({ shared: 1 }, 1))).toBe(false);
+    expect(equals(withProto(shared, 1), { x: 1 })).toBe(false);
+    expect(equals({ x: 1 }, withProto(shared, 1))).toBe(false);
+  });
+
+  it('should compare instances of one class field by field, and never equate them with Maps, Sets or Dates', () => {
+    class Box {
+      constructor(readonly v: unknown) {}
+    }
+    expect(equals(new Box({ a: [1] }), new Box({ a: [1] }))).toBe(true);
+    expect(equals(new Box(1), new Box(2))).toBe(false);
+    expect(equals(new Box(1), Object.assign(new Box(1), { extra: true }))).toBe(false);
+    expect(equals(Object.assign(new Box(1), { p: 1 }), Object.assign(new Box(1), { q: 1 }))).toBe(false);
+    for (const other of [new Map(), new Set(), new Date(0)]) {
+      expect(equals(new Box(1), other)).toBe(false);
+    }
+    expect(equals(new Set([1]), new Set([1, 2]))).toBe(false);
+    expect(equals(new Set([1]), new Map([[1, 1]]))).toBe(false);
+  });
+
   it('should find a scalar difference without comparing nested objects', () => {
     let calls = 0;
     const nested = { equals: () => (calls++, true) };

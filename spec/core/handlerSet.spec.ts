@@ -228,6 +228,55 @@ describe('HandlerSet (processor_test, registration sync rules)', () => {
     expect(errors.map((e) => (e.error as Error).message)).toContain('bad x');
   });
 
+  it('should report every rejected call of a per-event Promise handler, once the whole batch is handled', async () => {
+    const c = newStaticCollection<string>([]);
+    const errors: TransformError[] = [];
+    c.errors$.subscribe((e) => errors.push(e));
+    const seen: string[] = [];
+    c.register(async (e) => {
+      seen.push(e.new!);
+      await Promise.resolve();
+      if (e.new !== 'x') throw new Error(`bad ${e.new}`);
+    });
+    batch(() => {
+      c.updateObject('x');
+      c.updateObject('y');
+      c.updateObject('z');
+    });
+    await drainMicrotasks();
+    expect(seen).toEqual(['x', 'y', 'z']);
+    expect(errors).toHaveLength(1);
+    expect((errors[0]!.error as AggregateError).errors.map((e: Error) => e.message)).toEqual(['bad y', 'bad z']);
+    c.updateObject('y');
+    await drainMicrotasks();
+    expect(errors.map((e) => (e.error as Error).message).slice(1)).toEqual(['bad y']);
+  });
+
+  it('should not hand the batch being delivered to a handler that an earlier handler unregistered', () => {
+    const c = newStaticCollection<string>([]);
+    const seen: string[] = [];
+    let second: { unregister(): void } | undefined;
+    c.registerBatch((b) => {
+      seen.push(`first ${keys(b)}`);
+      second?.unregister();
+    }, false);
+    second = c.registerBatch((b) => void seen.push(`second ${keys(b)}`), false);
+    c.updateObject('a');
+    expect(seen).toEqual(['first add/a']);
+    // Unregistering again changes nothing.
+    second.unregister();
+    c.updateObject('b');
+    expect(seen).toEqual(['first add/a', 'first add/b']);
+    expect(subscribers(c)).toBe(1);
+  });
+
+  it('should refuse a handler that is not a function, naming the collection', () => {
+    const c = newStaticCollection<string>([], { name: 'Named' });
+    expect(() => c.register(undefined as unknown as () => void)).toThrow('register on "Named" needs a function');
+    expect(() => c.registerBatch('nope' as unknown as () => void)).toThrow('registerBatch on "Named" needs a function');
+    expect(subscribers(c)).toBe(0);
+  });
+
   it('should report a rejected handler Promise and go on with the next batch', async () => {
     const c = newStaticCollection<string>([]);
     const errors: TransformError[] = [];

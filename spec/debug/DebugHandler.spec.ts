@@ -49,6 +49,25 @@ describe('DebugHandler', () => {
     expect(debug.size).toBe(3);
   });
 
+  it('should dump map, index and join collections with what they read', () => {
+    const debug = new DebugHandler();
+    const pods = newStaticCollection<Named>([named('a', 1), named('b', 2)], { name: 'Pods' });
+    const more = newStaticCollection<Named>([named('c', 3)], { name: 'More' });
+    mapCollection(pods, (p) => ({ ...p, v: (p.v ?? 0) * 10 }), { name: 'Mapped', debugger: debug });
+    newIndex(pods, 'byV', (p) => [`${p.v ?? 0}`]).asCollection({ name: 'ByV', debugger: debug });
+    joinCollection([pods, more], { name: 'Joined', debugger: debug });
+    const [mapped, byV, joined] = debug.dump();
+    expect(mapped!.state).toEqual({ outputs: { 'ns/a': named('a', 10), 'ns/b': named('b', 20) }, inputCollection: 'Pods', synced: true });
+    expect(byV!.state).toEqual({
+      outputs: { 1: { key: '1', objects: [named('a', 1)] }, 2: { key: '2', objects: [named('b', 2)] } },
+      inputCollection: 'Pods',
+      synced: true,
+    });
+    // A join's inputs are the keys of everything it reads, each once.
+    expect(joined!.state.inputs).toEqual({ 'ns/a': {}, 'ns/b': {}, 'ns/c': {} });
+    expect(Object.keys(joined!.state.outputs ?? {}).sort()).toEqual(['ns/a', 'ns/b', 'ns/c']);
+  });
+
   it('should dump a static singleton and reflect unsynced collections', () => {
     const debug = new DebugHandler();
     newStatic<{ n: number }>({ n: 1 }, { name: 'Single', debugger: debug });

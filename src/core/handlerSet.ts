@@ -156,10 +156,4 @@ export class HandlerSet<T> {
   collectionSynced(): void {
     for (const r of this.regs) r.checkSynced();
   }
-
-  clear(): void {
-    for (const r of this.regs) r.active = false;
-    this.regs = [];
-    this.exposesBatches = false;
-  }
 }
