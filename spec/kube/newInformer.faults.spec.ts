@@ -53,16 +53,21 @@ async function churn(core: CoreV1Api, writes: number, seed: number, after: (i: n
 describe('newInformer under faults', () => {
   const h = new Harness();
   afterEach(() => h.release());
-  beforeAll(() => setLogger({ warn: () => {}, error: () => {} }));
-  afterAll(() => setLogger());
-
-  it('should stay exact when the watch is cut every few events while a writer creates, updates and deletes', async () => {
+  /** A fresh server, and an informer of its ConfigMaps (with a replica of what it emits), synced. */
+  const syncedInformer = async () => {
     const server = await h.server();
     const kc = server.kubeConfig();
     const core = kc.makeApiClient(CoreV1Api);
     const cms = newInformer<V1ConfigMap>(kc, CM, { stop: h.stop(), backoff: FAST });
     const replica = new Replica(cms);
     expect(await cms.waitUntilSynced()).toBe(true);
+    return { server, kc, core, cms, replica };
+  };
+  beforeAll(() => setLogger({ warn: () => {}, error: () => {} }));
+  afterAll(() => setLogger());
+
+  it('should stay exact when the watch is cut every few events while a writer creates, updates and deletes', async () => {
+    const { server, kc, core, cms, replica } = await syncedInformer();
     await churn(core, 120, 1, (i) => {
       if (i % 5 === 4) server.dropWatches();
     });
@@ -160,6 +165,30 @@ describe('newInformer under faults', () => {
     }
     await expectConverged(replica, () => serverVersions(kc, 'v1', 'ConfigMap'), '5xx bursts');
     expect(informerStats(cms)).toMatchObject({ lists: 4, relists: 0, errors: 7 });
+  });
+
+  it('should report an in-stream watch ERROR, watch again from its resourceVersion without relisting, and stay exact', async () => {
+    const { server, kc, core, cms, replica } = await syncedInformer();
+    await until(() => server.openWatches() === 1, 'the first watch');
+    let failed = 0;
+    // Only while a watch is open, so that every fault reaches the informer as an ERROR event.
+    await churn(core, 60, 6, (i) => {
+      if (i % 10 === 9 && server.openWatches() === 1) {
+        server.failWatches(i % 20 === 9 ? 500 : 503);
+        failed++;
+      }
+    });
+    await until(() => replica.errors.length === failed, () => `${failed} watch errors, got ${replica.errors.length}`);
+    expect(failed).toBeGreaterThanOrEqual(3);
+    for (const e of replica.errors) {
+      expect(e.message).toMatch(/watch of \/api\/v1\/configmaps failed; retrying/);
+      const failure = e.error as { statusCode?: number; reason?: string };
+      expect([[500, 'InternalError'], [503, 'ServiceUnavailable']]).toContainEqual([failure.statusCode, failure.reason]);
+      expect(String((e.error as Error).message)).toMatch(/watch error: injected watch failure: 50[03]/);
+    }
+    await expectConverged(replica, () => serverVersions(kc, 'v1', 'ConfigMap'), 'in-stream watch errors');
+    // The resourceVersion survives the error: no second LIST, nothing emitted twice.
+    expect(informerStats(cms)).toMatchObject({ lists: 1, relists: 0, errors: failed });
   });
 
   it('should converge through slow answers to LIST and WATCH without reporting errors', async () => {

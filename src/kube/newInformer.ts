@@ -204,7 +204,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
       );
   }
 
-  private onWatchEvent(type: string, object: KubernetesObject & { code?: number; message?: string }): void {
+  private onWatchEvent(type: string, object: KubernetesObject & { code?: number; message?: string; reason?: string }): void {
     switch (type) {
       case 'ADDED':
       case 'MODIFIED':
@@ -228,7 +228,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
         break;
       case 'ERROR':
         if (object?.code === 410) this.input({ kind: 'watchExpired' });
-        else this.input({ kind: 'watchFailed', error: new ApiError(object?.code ?? 500, `watch error: ${object?.message ?? JSON.stringify(object)}`) });
+        else this.input({ kind: 'watchFailed', error: new ApiError(object?.code ?? 500, `watch error: ${object?.message ?? JSON.stringify(object)}`, object?.reason) });
         break;
       default:
         this.input({ kind: 'watchFailed', error: new Error(`unknown watch event type ${JSON.stringify(type)}`) });

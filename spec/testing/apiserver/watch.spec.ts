@@ -172,6 +172,25 @@ describe('watch', () => {
     await Promise.all([w1.ended, w2.ended]);
     expect(server.openWatches()).toBe(0);
   });
+
+  it('should end every stream with an in-stream ERROR carrying the Status on failWatches', async () => {
+    await cm('a');
+    const w1 = await watch('watch=true');
+    const w2 = await watch('watch=true', '/api/v1/namespaces');
+    await waitFor(() => w1.events.length === 1 && server.openWatches() >= 2, 'open watches');
+    server.failWatches(503);
+    await Promise.all([w1.ended, w2.ended]);
+    expect(server.openWatches()).toBe(0);
+    expect(summary(w1)).toEqual(['ADDED a', 'ERROR ServiceUnavailable']);
+    expect(w1.events[1]!.object).toMatchObject({ kind: 'Status', status: 'Failure', code: 503, reason: 'ServiceUnavailable' });
+    expect(w2.events.at(-1)!.object).toMatchObject({ kind: 'Status', code: 503 });
+    // A watch opened afterwards is not affected: the fault hits the streams open at the call.
+    const w3 = await watch('watch=true');
+    await waitFor(() => w3.events.length === 1, 'initial events after the fault');
+    expect(summary(w3)).toEqual(['ADDED a']);
+    expect(() => server.failWatches(410)).toThrow(RangeError);
+    expect(() => server.failWatches(200)).toThrow(RangeError);
+  });
 });
 
 describe('client-node informers against the server', () => {

@@ -2,6 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { ApiError, reasonForCode } from './apiError.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { createObject } from './createObject.js';
 import { Faults, type RequestMatcher } from './faults.js';
@@ -47,6 +48,13 @@ export interface ApiServer {
   close(): Promise<void>;
   /** Cuts every open watch stream (a clean end; clients reconnect from their last resourceVersion). */
   dropWatches(): void;
+  /**
+   * Ends every open watch stream with an in-stream `ERROR` event whose `Status` has `status` (default 500), as
+   * a server whose storage failed under the watch does (410 is {@link compact}'s business and is refused here).
+   *
+   * @throws RangeError for a status outside 400–599, or 410.
+   */
+  failWatches(status?: number): void;
   /** Forgets the event history: watches and continue tokens from before the current resourceVersion get 410. */
   compact(): void;
   /** Answers the next `n` matching requests with `status` (default 503) and a `Status` body. */
@@ -135,6 +143,12 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       return closing;
     },
     dropWatches: () => hub.dropAll(),
+    failWatches: (status = 500) => {
+      if (!Number.isInteger(status) || status < 400 || status > 599 || status === 410) {
+        throw new RangeError(`failWatches: status must be 400-599 and not 410, got ${status}`);
+      }
+      hub.failAll(new ApiError(status, reasonForCode(status), `injected watch failure: ${status} ${reasonForCode(status)}`));
+    },
     compact: () => state.store.compact(),
     failNext: (n, status, o) => faults.failNext(n, status, o?.match),
     delayNext: (n, ms, o) => faults.delayNext(n, ms, o?.match),

@@ -90,6 +90,14 @@ export class WatchHub {
     for (const s of [...this.streams]) s.end();
   }
 
+  /**
+   * Ends every open stream with an in-stream `ERROR` event carrying `error`'s `Status`, as a real server does
+   * when its storage fails under a watch; clients must report it and watch again from their last resourceVersion.
+   */
+  failAll(error: ApiError): void {
+    for (const s of [...this.streams]) s.fail(error);
+  }
+
   /** Ends every stream and stops listening to the store. */
   close(): void {
     this.dropAll();
@@ -151,6 +159,12 @@ class WatchStream {
   end(): void {
     if (!this.res.writableEnded) this.res.end();
     this.dispose();
+  }
+
+  /** Writes an `ERROR` event with the failure's `Status`, then ends the stream. */
+  fail(error: ApiError): void {
+    this.write({ type: 'ERROR', object: error.toStatus() });
+    this.end();
   }
 
   private write(e: WatchEvent): void {
