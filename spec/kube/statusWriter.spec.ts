@@ -21,7 +21,7 @@ const API_VERSION = `${GROUP}/v1`;
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const desired = (g: Gadget): GadgetStatus => ({ size: g.spec.size, ready: g.spec.size > 0 });
 /** Timers on a virtual clock that only moves when told to. */
-function virtualTimers(): { scheduler: SchedulerLike; advance(ms: number): void } {
+function virtualTimers(): { scheduler: SchedulerLike; advance(ms: number): void; pending(): number } {
   let now = 0;
   const queue: Array<{ at: number; run: () => void; closed: boolean }> = [];
   const scheduler = {
@@ -47,6 +47,8 @@ function virtualTimers(): { scheduler: SchedulerLike; advance(ms: number): void 
       }
       now = target;
     },
+    /** Work scheduled and neither run nor cancelled. */
+    pending: () => queue.filter((i) => !i.closed).length,
   };
 }
 
@@ -226,6 +228,23 @@ describe('newStatusWriter', () => {
     expect(writer.stats).toMatchObject({ writes: 0, notFound: 0, failures: 0 });
   });
 
+  it('should cancel a pending retry when stopped', async () => {
+    const { server, kc } = await setup({ g1: 1 });
+    server.failNext(1, 503, { match: isStatusPatch });
+    const clock = virtualTimers();
+    const { writer } = pipeline(kc, { timerScheduler: clock.scheduler, backoff: { initialMs: 100 } });
+    await until(() => writer.stats.retries === 1, 'the first attempt to fail');
+    expect(clock.pending()).toBeGreaterThan(0);
+    writer.stop();
+    // Nothing left scheduled: with real timers, a pending retry would hold a process open after stop.
+    expect(clock.pending()).toBe(0);
+    clock.advance(10_000);
+    await pause(50);
+    await writer.idle();
+    expect(patches(server, 'g1')).toHaveLength(1);
+    expect(writer.stats).toMatchObject({ writes: 0, retries: 1, inFlight: 0, queued: 0 });
+  });
+
   it('should count a 404 as notFound, without retrying, when its view of the object is stale', async () => {
     const { server, kc } = await setup({});
     // The status collection still holds a gadget the server no longer has.
@@ -302,6 +321,23 @@ describe('newStatusWriter', () => {
     await until(() => writer.stats.writes === 1 && writer.stats.skipped >= 7, () => JSON.stringify(writer.stats));
     await writer.idle();
     expect(patches(server).slice(before)).toEqual([expect.stringContaining('/gadgets/needs/status')]);
+  });
+
+  it('should drop a queued write without spending a token when its object is deleted while it waits', async () => {
+    const { server, kc, api } = await setup({ g1: 1, g2: 2, g3: 3 });
+    // One token, then one per second on a clock that moves only when told: g2 and g3 wait in the queue.
+    const clock = virtualTimers();
+    const { gadgets, writer } = pipeline(kc, { qps: 1, concurrency: 10, timerScheduler: clock.scheduler });
+    await until(() => writer.stats.writes === 1 && writer.stats.queued === 2, () => JSON.stringify(writer.stats));
+    await api.deleteNamespacedCustomObject({ group: GROUP, version: 'v1', namespace: 'default', plural: 'gadgets', name: 'g2' });
+    await until(() => gadgets.getKey('default/g2') === undefined, 'the informer to see the delete');
+    // The next token goes to g3: g2 is settled on the way, for nothing.
+    clock.advance(1000);
+    await until(() => writer.stats.writes === 2, () => JSON.stringify(writer.stats));
+    await writer.idle();
+    expect(patches(server, 'g2')).toEqual([]);
+    expect(patches(server).map((p) => p.match(/gadgets\/(g\d)/)![1]).sort()).toEqual(['g1', 'g3']);
+    expect(writer.stats).toMatchObject({ queued: 0, inFlight: 0, notFound: 0 });
   });
 
   it('should resolve idle() once nothing is queued, in flight or waiting for a retry', async () => {
