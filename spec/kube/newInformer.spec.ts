@@ -93,6 +93,19 @@ describe('newInformer', () => {
       expect(cms.getKey('default/a')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
     });
 
+    it('should give the objects of a LIST their apiVersion and kind, which a real server leaves to the list', async () => {
+      const server = await h.server();
+      const kc = server.kubeConfig();
+      const core = kc.makeApiClient(CoreV1Api);
+      await core.createNamespacedConfigMap({ namespace: 'default', body: cm('listed') });
+      const raw = await core.listNamespacedConfigMap({ namespace: 'default' });
+      expect(raw.items[0]).not.toHaveProperty('kind');
+      const cms = newInformer<V1ConfigMap>(kc, CM, { stop: h.stop() });
+      expect(await cms.waitUntilSynced()).toBe(true);
+      expect(cms.getKey('default/listed')).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'listed' } });
+      expect(Object.isFrozen(cms.getKey('default/listed'))).toBe(true);
+    });
+
     it('should list a pre-existing object of a kind registered at run time (krt TestUnregisteredTypeCollection)', async () => {
       const server = await h.server();
       const kc = server.kubeConfig();

@@ -57,6 +57,8 @@ describe('CustomResourceDefinitions', () => {
     expect(got.spec).toEqual({ size: 3 });
     const listed = (await co.listNamespacedCustomObject({ ...w, labelSelector: 'size=big' })) as { items: Widget[] };
     expect(listed.items.map((i) => i.metadata!.name)).toEqual(['w1']);
+    // Custom objects are listed as unstructured objects, each with its own apiVersion and kind.
+    expect(listed.items.map((i) => [i.apiVersion, i.kind])).toEqual([['example.com/v1', 'Widget']]);
     const replaced = (await co.replaceNamespacedCustomObject({ ...w, name: 'w1', body: { ...got, spec: { size: 4 } } })) as Widget;
     expect(replaced.metadata!.generation).toBe(2);
     await expectApiError(co.replaceNamespacedCustomObject({ ...w, name: 'w1', body: { ...got, spec: { size: 5 } } }), 409, 'Conflict');

@@ -38,6 +38,15 @@ describe('listObjects', () => {
     for (const item of res.json.items) expect(item.metadata.resourceVersion).toMatch(/^\d+$/);
   });
 
+  it('should serve built-in list items without apiVersion and kind, as a real server does', async () => {
+    // Only the list carries them; a GET of one object and a watch event carry their own.
+    const res = await request(server.url, 'GET', '/api/v1/namespaces/default/configmaps');
+    expect(res.json.items.length).toBeGreaterThan(0);
+    for (const item of res.json.items) expect([item.apiVersion, item.kind]).toEqual([undefined, undefined]);
+    const one = await request(server.url, 'GET', '/api/v1/namespaces/default/configmaps/a');
+    expect([one.json.apiVersion, one.json.kind]).toEqual(['v1', 'ConfigMap']);
+  });
+
   it('should filter by label selectors', async () => {
     const sel = async (labelSelector: string): Promise<string[]> => names((await core.listConfigMapForAllNamespaces({ labelSelector })).items);
     expect(await sel('app=web')).toEqual(['default/a', 'default/b', 'other/a']);

@@ -69,7 +69,17 @@ export function listObjects(state: ServerState, rt: ResourceType, namespace: str
     // As on a real server: known only when no selector narrowed the list.
     if (!filtered) metadata.remainingItemCount = all.length - page.length;
   }
-  return { kind: rt.listKind, apiVersion: rt.groupVersion, metadata, items: page.map((o) => present(o, rt)) };
+  return { kind: rt.listKind, apiVersion: rt.groupVersion, metadata, items: page.map((o) => (rt.custom ? present(o, rt) : withoutTypeMeta(o))) };
+}
+
+/**
+ * A built-in kind's list item as a real server serves it: without `apiVersion` and `kind`, which only the
+ * list carries (custom resources are served as unstructured objects and keep theirs). Clients that hand
+ * list items on must fill them in, as client-go's informers leave to their callers.
+ */
+function withoutTypeMeta(obj: JsonObject): JsonObject {
+  const { apiVersion: _a, kind: _k, ...rest } = obj;
+  return rest;
 }
 
 function encodeContinue(token: ContinueToken): string {
