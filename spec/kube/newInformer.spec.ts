@@ -342,6 +342,25 @@ describe('newInformer', () => {
       expect(server.requests.slice(requestsAtStop).map((r) => r.method)).toEqual(['POST']);
     });
 
+    it('should ignore a LIST that answers after stop, and never watch', async () => {
+      const server = await h.server();
+      const kc = server.kubeConfig();
+      const core = kc.makeApiClient(CoreV1Api);
+      await core.createNamespacedConfigMap({ namespace: 'default', body: cm('a') });
+      server.delayNext(1, 300, { match: isList('/configmaps') });
+      const stop = new AbortController();
+      const cms = newInformer<V1ConfigMap>(kc, CM, { stop: stop.signal });
+      const t = trackEvents(cms);
+      await until(() => server.requests.some((r) => r.method === 'GET'), 'the LIST to be under way');
+      stop.abort();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(cms.list()).toEqual([]);
+      expect(cms.hasSynced()).toBe(false);
+      t.expectOrdered();
+      expect(informerStats(cms)).toMatchObject({ state: 'stopped', lists: 1, watches: 0, errors: 0 });
+      expect(server.openWatches()).toBe(0);
+    });
+
     it('should do nothing when built with a stop signal that is already aborted', async () => {
       const server = await h.server();
       const stop = new AbortController();
