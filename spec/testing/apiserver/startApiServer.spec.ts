@@ -240,6 +240,46 @@ describe('startApiServer', () => {
     await core.deleteNamespacedConfigMap({ name: 'pre', namespace: 'default' });
   });
 
+  it('should refuse a PUT or DELETE that contradicts the object or its URL, and answer 404 for a missing one', async () => {
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'strict' } } });
+    const body = (meta: Record<string, unknown>): V1ConfigMap => ({ metadata: { name: 'strict', namespace: 'default', ...meta } });
+    await expectApiError(core.replaceNamespacedConfigMap({ name: 'nobody', namespace: 'default', body: body({ name: 'nobody' }) }), 404, 'NotFound');
+    await expectApiError(core.replaceNamespacedConfigMap({ name: 'strict', namespace: 'default', body: body({ name: 'other' }) }), 400, 'BadRequest');
+    await expectApiError(core.replaceNamespacedConfigMap({ name: 'strict', namespace: 'default', body: body({ namespace: 'kube-system' }) }), 400, 'BadRequest');
+    await expectApiError(core.replaceNamespacedConfigMap({ name: 'strict', namespace: 'default', body: body({ uid: 'not-its-uid' }) }), 409, 'Conflict');
+    await expectApiError(core.deleteNamespacedConfigMap({ name: 'nobody', namespace: 'default' }), 404, 'NotFound');
+    await expectApiError(core.deleteNamespacedConfigMap({ name: 'strict', namespace: 'default', body: { preconditions: { uid: 'not-its-uid' } } }), 409, 'Conflict');
+    // Dry runs answer as the write would, and store nothing.
+    const before = server.resourceVersion();
+    const dryPut = await core.replaceNamespacedConfigMap({ name: 'strict', namespace: 'default', body: { ...body({}), data: { x: '1' } }, dryRun: 'All' });
+    expect(dryPut.data).toEqual({ x: '1' });
+    await core.deleteNamespacedConfigMap({ name: 'strict', namespace: 'default', dryRun: 'All' });
+    expect(server.resourceVersion()).toBe(before);
+    expect((await core.readNamespacedConfigMap({ name: 'strict', namespace: 'default' })).metadata!.uid).toBe(created.metadata!.uid);
+  });
+
+  it('should refuse malformed patches: an empty body, a bad JSON patch, an apply patch without its type', async () => {
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'patched' }, data: { a: '1' } } });
+    const path = '/api/v1/namespaces/default/configmaps/patched';
+    const send = (body: unknown, contentType: string) => request(server.url, 'PATCH', path, { body, contentType });
+    expect((await send('', 'application/merge-patch+json')).status).toBe(400);
+    expect((await send([{ op: 'add', path: 'data/b', value: '2' }], 'application/json-patch+json')).status).toBe(422);
+    expect((await send(['not an operation'], 'application/json-patch+json')).status).toBe(400);
+    expect((await send([{ op: 'add', value: '2' }], 'application/json-patch+json')).status).toBe(400);
+    expect((await send([{ op: 'remove', path: '' }], 'application/json-patch+json')).status).toBe(422);
+    expect((await send([{ op: 'add', path: '/data/a/x', value: '2' }], 'application/json-patch+json')).status).toBe(422);
+    const apply = (body: unknown) => request(server.url, 'PATCH', `${path}?fieldManager=t`, { body, contentType: 'application/apply-patch+yaml' });
+    expect((await apply(['a list'])).status).toBe(400);
+    expect((await apply({ metadata: { name: 'patched' } })).status).toBe(400);
+    expect((await apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other' } })).status).toBe(400);
+    // A JSON patch that works, on an array element: nothing above changed the object.
+    const ok = await send([{ op: 'add', path: '/metadata/finalizers', value: ['x/y'] }, { op: 'replace', path: '/metadata/finalizers/0', value: 'x/z' }], 'application/json-patch+json');
+    expect(ok.status).toBe(200);
+    expect(ok.json.metadata.finalizers).toEqual(['x/z']);
+    expect(ok.json.data).toEqual({ a: '1' });
+    await core.patchNamespacedConfigMap({ name: 'patched', namespace: 'default', body: [{ op: 'remove', path: '/metadata/finalizers' }] }, jsonPatch);
+  });
+
   it('should not store anything on dryRun', async () => {
     const before = server.resourceVersion();
     const dry = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'dry' } }, dryRun: 'All' });
