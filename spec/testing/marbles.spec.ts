@@ -171,6 +171,30 @@ describe('createMarbleScheduler', () => {
     }
   });
 
+  it('should tell Sets, Maps and errors apart by content and spell them out in the diff', () => {
+    const mismatch = (actual: unknown, expected: unknown): string | undefined =>
+      failureOf(({ expectObservable }) => expectObservable(of(actual)).toBe('(a|)', { a: expected }))?.message;
+    // Sets: same size, a member without a partner; a Set against something else.
+    expect(mismatch(new Set([{ x: 1 }, { x: 2 }]), new Set([{ x: 1 }, { x: 3 }]))).toContain('{"Set":[{"x":1},{"x":3}]}');
+    expect(mismatch(new Set([1]), [1])).toContain('@0 next {"Set":[1]}');
+    expect(mismatch(new Map([['k', 1n]]), new Map([['k', 2n]]))).toContain('{"Map":{"k":"1n"}}');
+    // Errors: equal by name and message, whatever else they carry.
+    expect(mismatch(new RangeError('r'), Object.assign(new RangeError('r'), { extra: 1 }))).toBeUndefined();
+    expect(mismatch(new RangeError('r'), new TypeError('r'))).toContain('@0 next TypeError: r');
+    expect(mismatch({ e: new Error('inner') }, { e: new Error('other') })).toContain('{"e":"Error: inner"}');
+    // A value JSON cannot render (a cycle) is still described, not thrown on.
+    const cyclic: { self?: unknown } = {};
+    cyclic.self = cyclic;
+    expect(mismatch(cyclic, { self: 1 })).toMatch(/@0 next \S/);
+    // A subscription never unsubscribed reads "never".
+    const neverErr = failureOf(({ cold, expectSubscriptions }) => {
+      const src = cold('-a');
+      src.subscribe();
+      expectSubscriptions(src.subscriptions).toBe('^-!');
+    });
+    expect(neverErr!.message).toContain('subscribed @0, unsubscribed @never');
+  });
+
   it('should honour asymmetric matchers on the expected side', () => {
     expect(
       failureOf(({ cold, expectObservable }) => {
