@@ -33,6 +33,61 @@ describe('CustomResourceDefinitions', () => {
     await expectApiError(crds.createCustomResourceDefinition({ body: noGroup }), 422, 'Invalid');
   });
 
+  it('should name every invalid field of a CRD, and keep group and scope immutable', async () => {
+    const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const gizmos = (spec: Record<string, unknown>, name = 'gizmos.example.org') => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name },
+      spec: { group: 'example.org', scope: 'Namespaced', names: { plural: 'gizmos', kind: 'Gizmo' }, versions: [{ name: 'v1', served: true, storage: true }], ...spec },
+    });
+    const causesOf = async (body: unknown, method = 'POST', at = path): Promise<string[]> => {
+      const res = await request(server.url, method, at, { body });
+      expect([res.status, res.json.reason]).toEqual([422, 'Invalid']);
+      return (res.json.details.causes as Array<{ field: string }>).map((c) => c.field);
+    };
+    expect(await causesOf(gizmos({ scope: 'Everywhere' }))).toEqual(['spec.scope']);
+    expect(await causesOf(gizmos({ versions: [] }))).toEqual(['spec.versions']);
+    expect(await causesOf(gizmos({ versions: [{ served: true }] }))).toEqual(['spec.versions[0].name']);
+    expect(await causesOf(gizmos({ versions: [{ name: 'v1', storage: true }, { name: 'v2', storage: true }] }))).toEqual(['spec.versions']);
+    // The name must also be plural.group, which it no longer is.
+    expect(await causesOf(gizmos({ names: { plural: 'Gizmos!' } }))).toEqual(['spec.names.plural', 'spec.names.kind', 'metadata.name']);
+    // Created, then replaced with another group and scope: both immutable (the name follows the group).
+    const created = await request(server.url, 'POST', path, { body: gizmos({}) });
+    expect(created.status).toBe(201);
+    const changed = { ...gizmos({ scope: 'Cluster' }), metadata: created.json.metadata };
+    expect(await causesOf(changed, 'PUT', `${path}/gizmos.example.org`)).toEqual(['spec.scope']);
+    const regrouped = { ...gizmos({ group: 'example.com' }), metadata: created.json.metadata };
+    expect(await causesOf(regrouped, 'PUT', `${path}/gizmos.example.org`)).toEqual(['metadata.name', 'spec.group']);
+    expect((await request(server.url, 'DELETE', `${path}/gizmos.example.org`)).status).toBe(200);
+  });
+
+  it('should filter custom objects by the selectable fields their CRD declares', async () => {
+    const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'paints.example.net' },
+      spec: {
+        group: 'example.net',
+        scope: 'Namespaced',
+        names: { plural: 'paints', kind: 'Paint' },
+        versions: [{ name: 'v1', served: true, storage: true, selectableFields: [{ jsonPath: '.spec.color' }] }],
+      },
+    };
+    expect((await request(server.url, 'POST', path, { body: crd })).status).toBe(201);
+    const paints = '/apis/example.net/v1/namespaces/default/paints';
+    for (const [name, color] of [['p1', 'red'], ['p2', 'blue'], ['p3', 'red']]) {
+      const res = await request(server.url, 'POST', paints, { body: { apiVersion: 'example.net/v1', kind: 'Paint', metadata: { name }, spec: { color } } });
+      expect(res.status).toBe(201);
+    }
+    const red = await request(server.url, 'GET', `${paints}?fieldSelector=${encodeURIComponent('spec.color=red')}`);
+    expect((red.json.items as Widget[]).map((i) => i.metadata!.name)).toEqual(['p1', 'p3']);
+    // A field the CRD does not declare is refused, as on a real server.
+    expect((await request(server.url, 'GET', `${paints}?fieldSelector=${encodeURIComponent('spec.size=1')}`)).status).toBe(400);
+    expect((await request(server.url, 'DELETE', `${path}/paints.example.net`)).status).toBe(200);
+  });
+
   it('should serve the kind as soon as the create returns, with discovery and status', async () => {
     await expectApiError(co.listNamespacedCustomObject(w), 404);
     const crd = await crds.createCustomResourceDefinition({ body: widgetCrd() });
