@@ -73,4 +73,20 @@ describe('ApiServer fault hooks', () => {
     expect(last.method).toBe('GET');
     expect(last.path).toBe('/api/v1/namespaces/default/configmaps?labelSelector=a%3Db');
   });
+
+  it('should keep only the most recent requests, as many as requestLogLimit says', async () => {
+    const small = await startApiServer({ requestLogLimit: 3 });
+    try {
+      const api = small.kubeConfig().makeApiClient(CoreV1Api);
+      for (const name of ['a', 'b', 'c', 'd']) await api.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name } } });
+      await api.listNamespacedConfigMap({ namespace: 'default' });
+      expect(small.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        'POST /api/v1/namespaces/default/configmaps',
+        'POST /api/v1/namespaces/default/configmaps',
+        'GET /api/v1/namespaces/default/configmaps',
+      ]);
+    } finally {
+      await small.close();
+    }
+  });
 });

@@ -280,6 +280,17 @@ describe('startApiServer', () => {
     await core.patchNamespacedConfigMap({ name: 'patched', namespace: 'default', body: [{ op: 'remove', path: '/metadata/finalizers' }] }, jsonPatch);
   });
 
+  it('should answer 400 to malformed list and watch options, and list its root paths', async () => {
+    const cms = '/api/v1/namespaces/default/configmaps';
+    for (const query of ['resourceVersion=abc', 'limit=-1', 'limit=ten', 'watch=true&resourceVersion=abc']) {
+      const res = await request(server.url, 'GET', `${cms}?${query}`);
+      expect([query, res.status, res.json.reason]).toEqual([query, 400, 'BadRequest']);
+    }
+    const root = await request(server.url, 'GET', '/');
+    expect(root.json.paths).toEqual(expect.arrayContaining(['/api', '/api/v1', '/apis', '/healthz', '/version']));
+    expect((await request(server.url, 'POST', '/', { body: {} })).status).toBe(405);
+  });
+
   it('should not store anything on dryRun', async () => {
     const before = server.resourceVersion();
     const dry = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'dry' } }, dryRun: 'All' });
