@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { access, constants, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parseCliArgs, runCli, USAGE } from '../../../src/testing/apiserver/cli.js';
@@ -72,6 +73,54 @@ describe('runCli', () => {
       await server.close();
     }
   });
+});
+
+describe('the rxkrt-apiserver process', () => {
+  // The entry point as `npm run apiserver` runs it, compiled on the fly by ts-node (a dev dependency
+  // already): its exit codes and its signal handling live outside runCli.
+  const CLI = fileURLToPath(new URL('../../../src/testing/apiserver/cli.ts', import.meta.url));
+  const start = (...args: string[]) =>
+    spawn(process.execPath, ['--no-warnings', '--loader', 'ts-node/esm', CLI, ...args], {
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' },
+    });
+  const finished = (child: ReturnType<typeof start>) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
+    return {
+      output: () => ({ stdout, stderr }),
+      exit: new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))),
+    };
+  };
+
+  it('should exit 2 with the usage for bad arguments, and 1 when the port is taken', async () => {
+    const bad = finished(start('--bogus'));
+    expect((await bad.exit).code).toBe(2);
+    expect(bad.output().stderr).toContain('unknown argument: --bogus');
+    expect(bad.output().stderr).toContain('Usage: rxkrt-apiserver');
+    const taken = (await runCli([], capture().io))!;
+    try {
+      const busy = finished(start('--port', new URL(taken.url).port));
+      expect((await busy.exit).code).toBe(1);
+      expect(busy.output().stderr).toMatch(/^rxkrt-apiserver: .*EADDRINUSE/m);
+    } finally {
+      await taken.close();
+    }
+  }, 60_000);
+
+  it('should serve until SIGTERM, then shut down and exit by itself', async () => {
+    const child = start('--port', '0');
+    const run = finished(child);
+    await waitFor(() => run.output().stdout.includes('current-context'), 'the kubeconfig on stdout', 30_000);
+    const kc = new KubeConfig();
+    kc.loadFromString(run.output().stdout);
+    const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
+    expect(namespaces.items.map((n) => n.metadata!.name)).toContain('default');
+    child.kill('SIGTERM');
+    expect(await run.exit).toEqual({ code: 0, signal: null });
+    expect(run.output().stderr).toContain('rxkrt-apiserver: SIGTERM, shutting down');
+  }, 60_000);
 });
 
 describe('kubectl against the standalone server', () => {
