@@ -34,7 +34,7 @@ export class Faults {
    */
   failNext(n: number, status = 503, match: RequestMatcher = () => true): void {
     checkCount(n);
-    if (!Number.isInteger(status) || status < 400 || status > 599) throw new RangeError(`failNext: status must be 400-599, got ${status}`);
+    checkFailureStatus(status, 'failNext');
     if (n > 0) this.failures.push({ remaining: n, match, status });
   }
 
@@ -69,6 +69,14 @@ function consume(rules: Rule[], method: string, path: string): Rule | undefined 
   const rule = rules.find((r) => r.remaining > 0 && r.match(method, path));
   if (rule) rule.remaining--;
   return rule;
+}
+
+/**
+ * @internal Refuses a status no failure could carry (outside 400–599), naming the hook that was given it.
+ * @throws RangeError
+ */
+export function checkFailureStatus(status: number, hook: string): void {
+  if (!Number.isInteger(status) || status < 400 || status > 599) throw new RangeError(`${hook}: status must be 400-599, got ${status}`);
 }
 
 function checkCount(n: number): void {

@@ -5,7 +5,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, reasonForCode } from './apiError.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { createObject } from './createObject.js';
-import { Faults, type RequestMatcher } from './faults.js';
+import { checkFailureStatus, Faults, type RequestMatcher } from './faults.js';
 import { builtinHooks } from './kindHooks.js';
 import { kubeConfigFor, kubeconfigYaml } from './kubeconfig.js';
 import { handleRequest, type HandlerContext, type RequestRecord } from './requestHandler.js';
@@ -144,9 +144,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     },
     dropWatches: () => hub.dropAll(),
     failWatches: (status = 500) => {
-      if (!Number.isInteger(status) || status < 400 || status > 599 || status === 410) {
-        throw new RangeError(`failWatches: status must be 400-599 and not 410, got ${status}`);
-      }
+      checkFailureStatus(status, 'failWatches');
+      if (status === 410) throw new RangeError('failWatches: 410 is how expired watches are answered; use compact()');
       hub.failAll(new ApiError(status, reasonForCode(status), `injected watch failure: ${status} ${reasonForCode(status)}`));
     },
     compact: () => state.store.compact(),
