@@ -1,7 +1,10 @@
 // Reading callgrind's output for `npm run bench:counts`: the totals of a run, and what they come to per update.
 import { median } from './harness.js';
 
-/** A run's totals by callgrind event name (Ir, Dr, Dw, I1mr, D1mr, D1mw, ILmr, DLmr, DLmw with --cache-sim). */
+/**
+ * A run's totals by callgrind event name (Ir, Dr, Dw, I1mr, D1mr, D1mw, ILmr, DLmr, DLmw with --cache-sim; Bc,
+ * Bcm, Bi, Bim with --branch-sim).
+ */
 export type Totals = Record<string, number>;
 
 /**
@@ -33,6 +36,13 @@ export interface PerUpdate {
   llMisses: number;
   /** Instructions + 10 per first-level data miss + 100 per last-level miss (see `estimatedCycles`). */
   estCycles: number;
+  /**
+   * Mispredicted branches, conditional and indirect, under callgrind's simulated predictor (0 without
+   * --branch-sim): a table of 16k two-bit counters indexed by the branch's address and the last few
+   * outcomes, and the last target of each indirect branch. Far simpler than a host's predictor; like the
+   * cache figures, it ranks, it does not predict.
+   */
+  mispredicts: number;
 }
 
 /**
@@ -50,7 +60,8 @@ export function perUpdate(t: Totals, updates: number): PerUpdate {
   const l1dMisses = ((t['D1mr'] ?? 0) + (t['D1mw'] ?? 0)) / updates;
   const l1iMisses = (t['I1mr'] ?? 0) / updates;
   const llMisses = ((t['DLmr'] ?? 0) + (t['DLmw'] ?? 0) + (t['ILmr'] ?? 0)) / updates;
-  return { instructions, l1dMisses, l1iMisses, llMisses, estCycles: estimatedCycles(instructions, l1dMisses, llMisses) };
+  const mispredicts = ((t['Bcm'] ?? 0) + (t['Bim'] ?? 0)) / updates;
+  return { instructions, l1dMisses, l1iMisses, llMisses, estCycles: estimatedCycles(instructions, l1dMisses, llMisses), mispredicts };
 }
 
 /** The median of each figure over several processes, and how far their instruction counts spread (max / min − 1). */
@@ -59,7 +70,14 @@ export function medianPerUpdate(each: readonly PerUpdate[]): { median: PerUpdate
   const mid = (f: (p: PerUpdate) => number): number => median(each.map(f));
   const irs = each.map((p) => p.instructions);
   return {
-    median: { instructions: mid((p) => p.instructions), l1dMisses: mid((p) => p.l1dMisses), l1iMisses: mid((p) => p.l1iMisses), llMisses: mid((p) => p.llMisses), estCycles: mid((p) => p.estCycles) },
+    median: {
+      instructions: mid((p) => p.instructions),
+      l1dMisses: mid((p) => p.l1dMisses),
+      l1iMisses: mid((p) => p.l1iMisses),
+      llMisses: mid((p) => p.llMisses),
+      estCycles: mid((p) => p.estCycles),
+      mispredicts: mid((p) => p.mispredicts),
+    },
     spread: Math.max(...irs) / Math.min(...irs) - 1,
   };
 }

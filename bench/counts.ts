@@ -33,7 +33,9 @@
 //            from its first process, run with V8's --perf-basic-prof so that JIT code can be named)
 //            --footprint (also print how much code each contender runs in at least half of its updates, in
 //            64-byte lines, and whose: its 10 largest functions, or N with --functions N; its first process runs
-//            with callgrind's --dump-instr=yes)
+//            with callgrind's --dump-instr=yes)  --branches (also simulate branch prediction, callgrind's
+//            --branch-sim=yes, and print mispredicted branches per update, conditional and indirect together, in
+//            the table and by function)
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -58,12 +60,13 @@ interface Args {
   functions: number;
   /** Print each contender's hot code (from the first process of each). */
   footprint: boolean;
+  branches: boolean;
 }
 
 const SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx'];
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { rev: undefined, only: ['burst', 'fanout', 'b1', 'b1tx'], repeats: 3, ops: 8, warm: 60, pods: 5000, llKb: 2048, i1Kb: 32, functions: 0, footprint: false };
+  const a: Args = { rev: undefined, only: ['burst', 'fanout', 'b1', 'b1tx'], repeats: 3, ops: 8, warm: 60, pods: 5000, llKb: 2048, i1Kb: 32, functions: 0, footprint: false, branches: false };
   const int = (i: number, name: string, min: number): number => {
     const v = Number(argv[i]);
     if (!(Number.isInteger(v) && v >= min)) throw new Error(`${name} needs an integer of ${min} or more`);
@@ -80,8 +83,9 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--functions') a.functions = int(++i, '--functions', 1);
     else if (arg === '--i1') a.i1Kb = int(++i, '--i1', 1);
     else if (arg === '--footprint') a.footprint = true;
+    else if (arg === '--branches') a.branches = true;
     else if (!arg.startsWith('--') && a.rev === undefined) a.rev = arg;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N] [--footprint])`);
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N] [--footprint] [--branches])`);
   }
   for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
   if (a.pods % 1000 !== 0) throw new Error('--pods needs a multiple of 1000 (B2 has 1000 pods per namespace)');
@@ -131,6 +135,7 @@ function runJob(job: Job, args: Args, dir: string, n: number): Promise<Counted> 
     '--toggle-collect=Builtins_ArrayPrototypeFindLastIndex',
     `--callgrind-out-file=${out}`,
     ...(withFootprint ? ['--dump-instr=yes'] : []),
+    ...(args.branches ? ['--branch-sim=yes'] : []),
     process.execPath,
     '--allow-natives-syntax',
     '--expose-gc',
@@ -213,6 +218,7 @@ interface FunctionCosts {
   l1dMisses: number;
   llMisses: number;
   l1iMisses: number;
+  mispredicts: number;
 }
 
 /**
@@ -249,24 +255,25 @@ function functionCosts({ events, costs }: ReturnType<typeof selfCostsByFunction>
   const merged = new Map<string, FunctionCosts>();
   for (const [raw, c] of costs) {
     const name = nameOf(raw);
-    const m = merged.get(name) ?? { name, instructions: 0, l1dMisses: 0, llMisses: 0, l1iMisses: 0 };
+    const m = merged.get(name) ?? { name, instructions: 0, l1dMisses: 0, llMisses: 0, l1iMisses: 0, mispredicts: 0 };
     const own = perUpdate(totalsOf(events, c), 1);
     m.instructions += own.instructions;
     m.l1dMisses += own.l1dMisses;
     m.llMisses += own.llMisses;
     m.l1iMisses += own.l1iMisses;
+    m.mispredicts += own.mispredicts;
     merged.set(name, m);
   }
   return [...merged.values()].sort((a, b) => b.instructions - a.instructions);
 }
 
-function printFunctions(contender: string, fns: readonly FunctionCosts[], top: number, updates: number): void {
+function printFunctions(contender: string, fns: readonly FunctionCosts[], top: number, updates: number, branches: boolean): void {
   const total = fns.reduce((n, f) => n + f.instructions, 0);
   console.log(`    ${contender}, its own counts by function (first process), per update:`);
   for (const f of fns.slice(0, top)) {
     const share = total > 0 ? ((100 * f.instructions) / total).toFixed(1) : '0.0';
     console.log(
-      `      ${(f.instructions / updates).toFixed(0).padStart(7)} instr ${share.padStart(5)} %  ${(f.l1dMisses / updates).toFixed(1).padStart(6)} L1d  ${(f.llMisses / updates).toFixed(2).padStart(6)} LL  ${(f.l1iMisses / updates).toFixed(1).padStart(6)} L1i  ${f.name.slice(0, 90)}`,
+      `      ${(f.instructions / updates).toFixed(0).padStart(7)} instr ${share.padStart(5)} %  ${(f.l1dMisses / updates).toFixed(1).padStart(6)} L1d  ${(f.llMisses / updates).toFixed(2).padStart(6)} LL  ${(f.l1iMisses / updates).toFixed(1).padStart(6)} L1i  ${branches ? `${(f.mispredicts / updates).toFixed(1).padStart(6)} mispredicted  ` : ''}${f.name.slice(0, 90)}`,
     );
   }
 }
@@ -316,7 +323,7 @@ async function main(): Promise<void> {
       const updates = args.ops * updatesPerOp(scenario, args);
       console.log(`\n${TITLES[scenario]}`);
       console.log(
-        `  ${'contender'.padEnd(22)} ${'instructions'.padStart(12)} ${'L1d misses'.padStart(11)} ${'LL misses'.padStart(10)} ${'est. cycles'.padStart(12)} ${'L1i misses'.padStart(11)}  ${'spread'.padStart(7)}  × hand-written`,
+        `  ${'contender'.padEnd(22)} ${'instructions'.padStart(12)} ${'L1d misses'.padStart(11)} ${'LL misses'.padStart(10)} ${'est. cycles'.padStart(12)} ${'L1i misses'.padStart(11)}${args.branches ? ` ${'mispredicts'.padStart(11)}` : ''}  ${'spread'.padStart(7)}  × hand-written`,
       );
       const sums = new Map<string, { median: PerUpdate; spread: number }>();
       for (const c of contenders) {
@@ -327,7 +334,7 @@ async function main(): Promise<void> {
         const { median: m, spread } = sums.get(c.name)!;
         const vsHand = c.name === 'hand-written' ? '' : `${(m.estCycles / hand.estCycles).toFixed(3)} (instructions ${(m.instructions / hand.instructions).toFixed(3)})`;
         console.log(
-          `  ${c.name.padEnd(22)} ${m.instructions.toFixed(0).padStart(12)} ${m.l1dMisses.toFixed(1).padStart(11)} ${m.llMisses.toFixed(2).padStart(10)} ${m.estCycles.toFixed(0).padStart(12)} ${m.l1iMisses.toFixed(1).padStart(11)}  ${(100 * spread).toFixed(2).padStart(6)}%  ${vsHand}`,
+          `  ${c.name.padEnd(22)} ${m.instructions.toFixed(0).padStart(12)} ${m.l1dMisses.toFixed(1).padStart(11)} ${m.llMisses.toFixed(2).padStart(10)} ${m.estCycles.toFixed(0).padStart(12)} ${m.l1iMisses.toFixed(1).padStart(11)}${args.branches ? ` ${m.mispredicts.toFixed(1).padStart(11)}` : ''}  ${(100 * spread).toFixed(2).padStart(6)}%  ${vsHand}`,
         );
       }
       for (const c of contenders) {
@@ -351,7 +358,7 @@ async function main(): Promise<void> {
       if (args.functions > 0) {
         for (const c of contenders) {
           const fns = processesOf(c.name).find((r) => r.functions !== undefined)?.functions ?? [];
-          printFunctions(c.name, fns, args.functions, updates);
+          printFunctions(c.name, fns, args.functions, updates, args.branches);
         }
       }
     }

@@ -49,6 +49,14 @@ describe('callgrind totals (bench:counts)', () => {
     expect(p.l1iMisses).toBeCloseTo(598560 / 4000, 6);
     expect(p.llMisses).toBeCloseTo((5827 + 70608 + 41705) / 4000, 6);
     expect(p.estCycles).toBeCloseTo(estimatedCycles(p.instructions, p.l1dMisses, p.llMisses), 6);
+    // Run without --branch-sim: no branch figures.
+    expect(p.mispredicts).toBe(0);
+  });
+
+  it('should count mispredicted branches, conditional and indirect together, when branches were simulated', () => {
+    const t = parseCallgrindTotals(['events: Ir Bc Bcm Bi Bim', 'summary: 8000 1600 240 40 16'].join('\n'));
+    expect(perUpdate(t, 8).mispredicts).toBe((240 + 16) / 8);
+    expect(perUpdate(t, 8).estCycles).toBe(1000);
   });
 
   it('should weigh a first-level data miss as 10 instructions and a last-level miss as 100, and code misses not at all', () => {
@@ -59,10 +67,11 @@ describe('callgrind totals (bench:counts)', () => {
   });
 
   it('should take the median of each figure over processes, and the spread of their instruction counts', () => {
-    const at = (instructions: number, llMisses: number) => ({ instructions, l1dMisses: 1, l1iMisses: 0, llMisses, estCycles: instructions + 100 * llMisses });
+    const at = (instructions: number, llMisses: number) => ({ instructions, l1dMisses: 1, l1iMisses: 0, llMisses, estCycles: instructions + 100 * llMisses, mispredicts: llMisses * 10 });
     const { median, spread } = medianPerUpdate([at(1000, 3), at(1010, 1), at(1002, 2)]);
     expect(median.instructions).toBe(1002);
     expect(median.llMisses).toBe(2);
+    expect(median.mispredicts).toBe(20);
     expect(spread).toBeCloseTo(0.01, 10);
     expect(medianPerUpdate([at(1000, 1), at(1004, 3)]).median.instructions).toBe(1002);
     expect(() => medianPerUpdate([])).toThrow('no processes');
