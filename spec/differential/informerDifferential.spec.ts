@@ -9,7 +9,7 @@ import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from '@k
 import { fetch, filterLabel, newCollection, newStaticCollection, setLogger, type Collection } from '../../src/index.js';
 import { newInformer, informerStats } from '../../src/kube/index.js';
 import { seededRandom, type ApiServer } from '../../src/testing/index.js';
-import { Harness, Replica, expectConverged, serverVersions } from '../helpers/kube.js';
+import { Harness, Replica, cutHoldAndCompact, expectConverged, isList, isWatch, serverVersions } from '../helpers/kube.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const FAST = { initialMs: 5, maxMs: 50 };
@@ -74,8 +74,8 @@ async function randomWrite(core: CoreV1Api, live: Live, rand: () => number, i: n
 }
 
 /** The informers' own requests: their LISTs ask for pages (`limit=`), the test's checks do not. */
-const informerList = (method: string, path: string): boolean => method === 'GET' && path.includes('/configmaps') && path.includes('limit=') && !path.includes('watch=');
-const informerWatch = (method: string, path: string): boolean => method === 'GET' && path.includes('/configmaps') && path.includes('watch=');
+const informerList = isList('/configmaps');
+const informerWatch = isWatch('/configmaps');
 
 function randomFault(server: ApiServer, rand: () => number): string | undefined {
   const r = rand();
@@ -104,12 +104,7 @@ function randomFault(server: ApiServer, rand: () => number): string | undefined 
     return 'delay a request';
   }
   if (r < 0.2) {
-    // The watches are cut and their reconnections held while the next write lands; then the history is
-    // compacted, so a reconnection from before that write gets 410 and the informer must relist, and find
-    // by the difference what it missed, deletes included.
-    server.delayNext(2, 40, { match: informerWatch });
-    server.dropWatches();
-    setTimeout(() => server.compact(), 20);
+    cutHoldAndCompact(server, 2, informerWatch);
     return 'cut, hold, compact';
   }
   return undefined;

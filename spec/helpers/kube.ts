@@ -222,3 +222,14 @@ export const isList =
   (fragment = '') =>
   (method: string, path: string): boolean =>
     method === 'GET' && !path.includes('watch=') && /[?&]limit=/.test(path) && path.includes(fragment);
+
+/**
+ * Cuts every watch and holds the next `held` reconnections matching `match` at the server for 40 ms, while
+ * whatever the test does next lands; then compacts the history, so that a reconnection from before that
+ * gets 410 and its informer must relist (and find by the difference what it missed, deletes included).
+ */
+export function cutHoldAndCompact(server: ApiServer, held: number, match: (method: string, path: string) => boolean): void {
+  server.delayNext(held, 40, { match });
+  server.dropWatches();
+  setTimeout(() => server.compact(), 20);
+}
