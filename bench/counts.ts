@@ -60,6 +60,7 @@ interface Args {
   functions: number;
   /** Print each contender's hot code (from the first process of each). */
   footprint: boolean;
+  /** Simulate branch prediction too, and print the mispredicted branches. */
   branches: boolean;
 }
 

@@ -11,7 +11,7 @@
 // almost every line. If the real CPU had such a cliff, work added to every transaction would cost more as
 // transactions than in a batch. Each probe adds work to B1's transform, in a second graph run alternately
 // with B1's own, and prints what it adds per update in each mode:
-//   code N      N statements of straight-line arithmetic (about 16 bytes of machine code each)
+//   code N      N statements of straight-line arithmetic (about 15 bytes of machine code each: see history item 79)
 //   branches N  N conditional branches that always go the same way (on values the compiler cannot fold)
 //   data N      N distinct 64-byte lines read, the same ones in every run
 //
