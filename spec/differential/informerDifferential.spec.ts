@@ -1,9 +1,10 @@
 // Differential test through the Kubernetes path: random writes and random faults against the embedded API
-// server, two informers (every ConfigMap; those labelled tier=web) feeding derived collections. At every
-// checkpoint the informers must hold exactly what the server lists, every event must agree with the one
-// before it for its key, and each derived collection must equal a from-scratch computation over what its
-// informer holds. Faults: watches cut or failed in-stream, history compacted (410, then a relist), LISTs and
-// WATCHes answered 5xx or late. `RXKRT_KUBE_DIFF_SEEDS=N` runs seeds 1..N (bug hunting); CI runs three.
+// server, three informers (every ConfigMap; those labelled tier=web; those of namespace team-a), two of them
+// feeding derived collections. At every checkpoint the informers must hold exactly what the server lists,
+// every event must agree with the one before it for its key, and each derived collection must equal a
+// from-scratch computation over what its informer holds. Faults: watches cut or failed in-stream, history
+// compacted (410, then a relist), LISTs and WATCHes answered 5xx or late. `RXKRT_KUBE_DIFF_SEEDS=N` runs
+// seeds 1..N (bug hunting); CI runs three.
 import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from '@kubernetes/client-node';
 import { fetch, filterLabel, newCollection, newStaticCollection, setLogger, type Collection } from '../../src/index.js';
@@ -153,11 +154,13 @@ async function run(h: Harness, seed: number, writes: number): Promise<void> {
   const tiers = newStaticCollection(TIERS.map((t) => ({ metadata: { name: t } })), { stop, name: 'tiers' });
   const groups = newCollection(tiers, (ctx, t) => groupOf(t.metadata.name, fetch(ctx, all, filterLabel({ tier: t.metadata.name }))), { stop, name: 'groups' });
   const webSummaries = newCollection(web, (_ctx, cm) => summaryOf(cm), { stop, name: 'web summaries' });
-  const replicas = [new Replica(all), new Replica(web)];
+  const teamA = newInformer<V1ConfigMap>(kc, { ...CM, namespace: 'team-a' }, { stop, backoff: FAST, pageSize: 5, name: 'team-a' });
+  const replicas = [new Replica(all), new Replica(web), new Replica(teamA)];
   const derivedErrors: unknown[] = [];
   for (const c of [summaries, groups, webSummaries] as Collection<unknown>[]) c.errors$.subscribe((e) => derivedErrors.push(e));
   expect(await all.waitUntilSynced()).toBe(true);
   expect(await web.waitUntilSynced()).toBe(true);
+  expect(await teamA.waitUntilSynced()).toBe(true);
 
   const history: string[] = [];
   for (let i = 6; i < writes; i++) {
@@ -168,14 +171,15 @@ async function run(h: Harness, seed: number, writes: number): Promise<void> {
       const at = `seed ${seed}, after write ${i} (${history.slice(-6).join('; ')})`;
       await expectConverged(replicas[0]!, () => serverVersions(kc, 'v1', 'ConfigMap'), `all, ${at}`);
       await expectConverged(replicas[1]!, () => serverVersions(kc, 'v1', 'ConfigMap', { labelSelector: 'tier=web' }), `web, ${at}`);
+      await expectConverged(replicas[2]!, () => serverVersions(kc, 'v1', 'ConfigMap', { namespace: 'team-a' }), `team-a, ${at}`);
       expect(summaries.hasSynced() && groups.hasSynced() && webSummaries.hasSynced()).toBe(true);
       expectSameAsFromScratch(all, summaries, groups, webSummaries, web, at);
     }
   }
   // Faults are reported on the informers, and nothing else is: the derived collections saw no error.
   expect(derivedErrors).toEqual([]);
-  for (const r of replicas) for (const e of r.errors) expect(e.message).toMatch(/(list|watch) of \/api\/v1\/configmaps.* failed; retrying/);
-  for (const informer of [all, web]) {
+  for (const r of replicas) for (const e of r.errors) expect(e.message).toMatch(/(list|watch) of \/api\/v1\/(namespaces\/team-a\/)?configmaps.* failed; retrying/);
+  for (const informer of [all, web, teamA]) {
     const stats = informerStats(informer)!;
     totals.relists += stats.relists;
     totals.watches += stats.watches;
