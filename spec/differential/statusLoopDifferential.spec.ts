@@ -179,7 +179,8 @@ describe('differential of a status-writing controller loop', () => {
   it('should have written, met conflicts, retried and relisted in the runs above (what the test is for)', () => {
     expect(totals.writes).toBeGreaterThan(20 * seedCount);
     expect(totals.conflicts).toBeGreaterThan(0);
-    expect(totals.retries).toBeGreaterThan(totals.conflicts);
+    // Every 409 is retried; 5xx answers add retries of their own.
+    expect(totals.retries).toBeGreaterThanOrEqual(totals.conflicts);
     expect(totals.relists).toBeGreaterThan(0);
   });
 });
