@@ -23,9 +23,10 @@
 //   node dist/bench/txOverhead.js probe code 500    one probe, in this process
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { batch, filterSelectsNonEmpty, newCollection, newNamespaceIndex, newStaticCollection, type StaticCollection } from '../src/index.js';
+import { batch, newCollection, newNamespaceIndex, newStaticCollection, type StaticCollection } from '../src/index.js';
 import { IpAllocator, krtPods, krtServices, withNewIp, type Pod } from './fixtures.js';
 import { median } from './harness.js';
+import { workloadOf } from './rxkrtWorkloads.js';
 
 const ROUNDS = 1200;
 const WARM = 200;
@@ -56,16 +57,15 @@ function build(layer: number, extra?: (n: number) => number): Graph {
     const w = newCollection(pods, (_ctx, p) => ({ metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, ip: p.status.podIP, serviceNames: [] as string[] }), { name: 'W' });
     if (layer === 2) w.register(() => void sink++);
   } else if (layer >= 3) {
-    const w = newCollection(
-      pods,
-      (ctx, p) => {
-        const ip = p.status.podIP;
-        if (extra !== undefined) sink ^= extra(ip?.length ?? 0);
-        const svcs = byNamespace.fetch(ctx, p.metadata.namespace, filterSelectsNonEmpty(p.metadata.labels));
-        return { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, ip, serviceNames: svcs.map((s) => s.metadata.name) };
-      },
-      { name: 'W' },
-    );
+    const workload = workloadOf(byNamespace);
+    const transform: typeof workload =
+      extra === undefined
+        ? workload
+        : (ctx, p) => {
+            sink ^= extra(p.status.podIP?.length ?? 0);
+            return workload(ctx, p);
+          };
+    const w = newCollection(pods, transform, { name: 'W' });
     if (layer === 4) w.register(() => void sink++);
   }
   return { pods, next: () => (current = current.map((p) => withNewIp(p, ips))) };

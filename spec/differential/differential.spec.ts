@@ -40,6 +40,7 @@ import {
 } from '../../src/index.js';
 import { internal } from '../../src/core/internal.js';
 import { seededRandom } from '../../src/testing/index.js';
+import { canonical, canonicalList } from '../helpers/canonical.js';
 
 // ---- a seeded PRNG --------------------------------------------------------------------------------------
 
@@ -428,17 +429,6 @@ function buildGraph() {
 }
 
 // ---- comparison -----------------------------------------------------------------------------------------
-
-/** JSON with sorted object keys: a canonical form for comparing values regardless of property order. */
-function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x !== null && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : x,
-  );
-}
-
-const canonicalList = (xs: readonly unknown[]): string[] => xs.map(canonical).sort();
 
 /** Applies a batch to the rebuilt map; returns a complaint, or undefined. */
 function apply(into: Map<string, unknown>, events: readonly Event<unknown>[], keyFn: (o: unknown) => string): string | undefined {

@@ -10,6 +10,7 @@ import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from '@k
 import { fetch, filterLabel, newCollection, newStaticCollection, setLogger, type Collection } from '../../src/index.js';
 import { newInformer, informerStats } from '../../src/kube/index.js';
 import { seededRandom, type ApiServer } from '../../src/testing/index.js';
+import { canonicalList } from '../helpers/canonical.js';
 import { Harness, Replica, cutHoldAndCompact, expectConverged, isList, isWatch, serverVersions } from '../helpers/kube.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
@@ -113,25 +114,14 @@ function randomFault(server: ApiServer, rand: () => number): string | undefined 
 
 // ---- checks ---------------------------------------------------------------------------------------------------
 
-/** JSON with object keys in sorted order, so that two equal values print alike. */
-function canonicalJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x,
-  );
-}
-
-function sortedJson<T>(xs: readonly T[]): string[] {
-  return xs.map((x) => canonicalJson(x)).sort();
-}
-
 function expectSameAsFromScratch(all: Collection<V1ConfigMap>, summaries: Collection<Summary>, groups: Collection<TierGroup>, webSummaries: Collection<Summary>, web: Collection<V1ConfigMap>, at: string): void {
   const objects = all.list();
-  expect({ at, summaries: sortedJson(summaries.list()) }).toEqual({ at, summaries: sortedJson(objects.map(summaryOf)) });
+  expect({ at, summaries: canonicalList(summaries.list()) }).toEqual({ at, summaries: canonicalList(objects.map(summaryOf)) });
   const wantGroups = TIERS.map((t) => groupOf(t, objects.filter((o) => o.metadata?.labels?.['tier'] === t)));
-  expect({ at, groups: sortedJson(groups.list()) }).toEqual({ at, groups: sortedJson(wantGroups) });
-  expect({ at, web: sortedJson(webSummaries.list()) }).toEqual({ at, web: sortedJson(web.list().map(summaryOf)) });
+  expect({ at, groups: canonicalList(groups.list()) }).toEqual({ at, groups: canonicalList(wantGroups) });
+  expect({ at, web: canonicalList(webSummaries.list()) }).toEqual({ at, web: canonicalList(web.list().map(summaryOf)) });
   // The selected informer holds exactly the objects of the full one that its selector selects.
-  expect({ at, web: sortedJson(web.list()) }).toEqual({ at, web: sortedJson(objects.filter((o) => o.metadata?.labels?.['tier'] === 'web')) });
+  expect({ at, web: canonicalList(web.list()) }).toEqual({ at, web: canonicalList(objects.filter((o) => o.metadata?.labels?.['tier'] === 'web')) });
 }
 
 /** What the informers of every seed run so far did, summed. */
