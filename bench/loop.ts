@@ -10,8 +10,8 @@ import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { QUICK, makePods, makeServices, toggled } from './b2Shape.js';
 import { median } from './harness.js';
-import { SelectorLookup } from '../src/core/selectorLookup.js';
-import { CandidateList } from '../src/core/candidateList.js';
+import { SelectorLookup } from '../src/engine/indexes/selectorLookup.js';
+import { CandidateList } from '../src/engine/indexes/candidateList.js';
 import { selectsNonEmpty } from '../src/core/labels.js';
 
 const ROUNDS = Number(process.argv[2] ?? 1000);

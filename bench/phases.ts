@@ -9,7 +9,7 @@
 // handler). The hand-written controller's: the informer events into its stores and queue, and the drain.
 // The flushes are timed by wrapping the two collections' `flush` methods, which adds two clock reads each.
 import { batch } from '../src/index.js';
-import { internal } from '../src/core/internal.js';
+import { internal } from '../src/engine/internalCollection.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Service } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';

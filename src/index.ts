@@ -27,7 +27,7 @@ export type {
 } from './core/types.js';
 
 /* Transactions, strict mode, logging */
-export { batch } from './core/transaction.js';
+export { batch } from './engine/transaction.js';
 export { setStrictMode, isStrictMode } from './core/strict.js';
 export { setLogger, type Logger } from './core/logger.js';
 
@@ -55,12 +55,12 @@ export {
 } from './fetch/filters.js';
 
 /* Debugging */
-export { DebugHandler, type DebugCollection } from './debug/DebugHandler.js';
-export { collectionStats, type CollectionStats } from './debug/collectionStats.js';
+export { DebugHandler, type DebugCollection } from './observe/DebugHandler.js';
+export { collectionStats, type CollectionStats } from './observe/collectionStats.js';
 
 /* Composition */
-export { joinCollection } from './collections/joinCollection.js';
-export { joinWithMergeCollection } from './collections/joinWithMergeCollection.js';
+export { joinCollection } from './collections/join/joinCollection.js';
+export { joinWithMergeCollection } from './collections/join/joinWithMergeCollection.js';
 export { mapCollection } from './collections/mapCollection.js';
 export { newIndex, newNamespaceIndex, namespaceOf, type Index } from './collections/newIndex.js';
 export type { IndexObject } from './collections/indexCollection.js';

@@ -38,7 +38,7 @@ import {
   type FetchFilter,
   type HandlerContext,
 } from '../../src/index.js';
-import { internal } from '../../src/core/internal.js';
+import { internal } from '../../src/engine/internalCollection.js';
 import { seededRandom } from '../../src/testing/index.js';
 import { canonical, canonicalList } from '../helpers/canonical.js';
 

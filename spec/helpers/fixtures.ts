@@ -9,7 +9,7 @@ import {
   type Registration,
   setLogger,
 } from '../../src/index.js';
-import { internal } from '../../src/core/internal.js';
+import { internal } from '../../src/engine/internalCollection.js';
 
 export type Labels = Record<string, string>;
 

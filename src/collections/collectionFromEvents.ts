@@ -3,9 +3,9 @@ import { asapScheduler, Subscription, type Observable, type SchedulerLike } from
 import type { Event } from '../core/event.js';
 import { describeValue, TransformError } from '../core/errors.js';
 import { freezeInput } from '../core/freeze.js';
-import { mutate } from '../core/transaction.js';
+import { mutate } from '../engine/transaction.js';
 import type { Collection, CollectionOptions } from '../core/types.js';
-import { SourceNode } from './sourceNode.js';
+import { SourceNode } from '../engine/sourceNode.js';
 
 /** Options of Observable-fed sources. */
 export interface ObservableSourceOptions extends CollectionOptions {

@@ -1,6 +1,6 @@
 // The one-element input that singletons built on the derived engine are computed from.
 import { newStaticCollection } from './newStaticCollection.js';
-import type { InternalCollection } from '../core/internal.js';
+import type { InternalCollection } from '../engine/internalCollection.js';
 import type { CollectionOptions } from '../core/types.js';
 
 /** @internal A synced collection holding one empty string; never in the debugger. */

@@ -1,9 +1,9 @@
 // Index.asCollection: the groups of an index as a collection, keyed by index key (SQL's GROUP BY).
 import type { Event } from '../core/event.js';
 import type { CollectionDump, CollectionOptions } from '../core/types.js';
-import type { IndexHandle, InternalCollection } from '../core/internal.js';
-import { CollectionNode } from './node.js';
-import { schedule } from '../core/transaction.js';
+import type { IndexHandle, InternalCollection } from '../engine/internalCollection.js';
+import { CollectionNode } from '../engine/collectionNode.js';
+import { schedule } from '../engine/transaction.js';
 import { equals } from '../core/equals.js';
 
 /** One group of an index: the key and every object filed under it. */

@@ -2,10 +2,10 @@
 import type { Event } from '../core/event.js';
 import { KeyError, TransformError } from '../core/errors.js';
 import { freezeOutput } from '../core/freeze.js';
-import { schedule } from '../core/transaction.js';
+import { schedule } from '../engine/transaction.js';
 import type { Collection, CollectionDump, CollectionOptions } from '../core/types.js';
-import { internal, type InternalCollection } from '../core/internal.js';
-import { CollectionNode } from './node.js';
+import { internal, type InternalCollection } from '../engine/internalCollection.js';
+import { CollectionNode } from '../engine/collectionNode.js';
 
 class MapNode<T, U> extends CollectionNode<U> {
   /** The parent object each output was mapped from: an unchanged parent object is not mapped again. */

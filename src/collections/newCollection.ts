@@ -1,7 +1,7 @@
 // newCollection: one output (or none) per input.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
-import { internal } from '../core/internal.js';
-import { DerivedCollection, type ManyTransform } from './derivedCollection.js';
+import { internal } from '../engine/internalCollection.js';
+import { DerivedCollection, type ManyTransform } from '../engine/derived/derivedCollection.js';
 
 /**
  * Derives a collection with at most one output per input. The transform must be pure: it reads other

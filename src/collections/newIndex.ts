@@ -1,6 +1,6 @@
 // Secondary indexes: look objects up by a derived key, fetch through them, or view them as a group-by collection.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
-import { internal, type IndexHandle } from '../core/internal.js';
+import { internal, type IndexHandle } from '../engine/internalCollection.js';
 import { UsageError } from '../core/errors.js';
 import { fetchIndexed } from '../fetch/fetch.js';
 import type { FetchFilter, IndexLike } from '../fetch/filters.js';

@@ -1,7 +1,7 @@
 // newManyCollection: any number of outputs per input.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
-import { internal } from '../core/internal.js';
-import { DerivedCollection } from './derivedCollection.js';
+import { internal } from '../engine/internalCollection.js';
+import { DerivedCollection } from '../engine/derived/derivedCollection.js';
 
 /**
  * Derives a collection with any number of outputs per input. Output keys must be unique: when two inputs

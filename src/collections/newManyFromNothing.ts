@@ -1,6 +1,6 @@
 // newManyFromNothing: a derived collection with no primary input.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
-import { DerivedCollection } from './derivedCollection.js';
+import { DerivedCollection } from '../engine/derived/derivedCollection.js';
 import { dummyInput } from './dummyInput.js';
 
 /**

@@ -1,6 +1,6 @@
 // newSingleton: one derived value computed from nothing but what it fetches.
 import type { CollectionOptions, HandlerContext, Singleton } from '../core/types.js';
-import { DerivedCollection, type ManyTransform } from './derivedCollection.js';
+import { DerivedCollection, type ManyTransform } from '../engine/derived/derivedCollection.js';
 import { dummyInput } from './dummyInput.js';
 import { SingletonView } from './singletonView.js';
 import { singletonKey } from './singletonKey.js';

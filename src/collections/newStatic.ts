@@ -1,8 +1,8 @@
 // newStatic: a single value set by hand.
 import type { Collection, CollectionOptions } from '../core/types.js';
 import { freezeInput } from '../core/freeze.js';
-import { mutate } from '../core/transaction.js';
-import { SourceNode } from './sourceNode.js';
+import { mutate } from '../engine/transaction.js';
+import { SourceNode } from '../engine/sourceNode.js';
 import { SingletonView } from './singletonView.js';
 import { singletonKey } from './singletonKey.js';
 import { storedKey } from '../core/keyOf.js';

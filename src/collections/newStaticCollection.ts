@@ -1,8 +1,8 @@
 // A mutable source collection that user code writes directly.
 import type { Collection, CollectionOptions } from '../core/types.js';
 import { freezeInput } from '../core/freeze.js';
-import { mutate } from '../core/transaction.js';
-import { SourceNode } from './sourceNode.js';
+import { mutate } from '../engine/transaction.js';
+import { SourceNode } from '../engine/sourceNode.js';
 import { storedKey } from '../core/keyOf.js';
 
 /** A collection whose contents you set by hand. Every method is one transaction (or joins the current `batch`). */

@@ -1,7 +1,7 @@
 // Status collections: a transform that also computes a status for its input, to be written back.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
-import { internal } from '../core/internal.js';
-import { DerivedCollection } from './derivedCollection.js';
+import { internal } from '../engine/internalCollection.js';
+import { DerivedCollection } from '../engine/derived/derivedCollection.js';
 
 /** An input object with the status its transform computed. Keyed by the input's key. */
 export interface ObjectWithStatus<I, S> {

@@ -1,8 +1,8 @@
 // singletonFromValues: any RxJS Observable of values becomes a singleton source.
 import { asapScheduler, type Observable, type Subscription } from 'rxjs';
 import { TransformError } from '../core/errors.js';
-import { mutate } from '../core/transaction.js';
-import { onAbort } from '../core/onAbort.js';
+import { mutate } from '../engine/transaction.js';
+import { onAbort } from '../engine/onAbort.js';
 import type { Singleton } from '../core/types.js';
 import { StaticSingletonNode } from './newStatic.js';
 import { SingletonView } from './singletonView.js';

@@ -1,12 +1,12 @@
 // The fetch family: read a collection inside a transform and record the dependency.
 import type { Collection, HandlerContext } from '../core/types.js';
-import { internal, type IndexHandle } from '../core/internal.js';
+import { internal, type IndexHandle } from '../engine/internalCollection.js';
 import { equals } from '../core/equals.js';
 import { UsageError } from '../core/errors.js';
-import { buildDependency, buildIndexedDependency, matches, matchesFiledBy, type Dependency } from './dependency.js';
-import { trackingContext } from './context.js';
+import { buildDependency, buildIndexedDependency } from './buildDependency.js';
+import { listMatching } from './listMatching.js';
+import { trackingContext } from '../engine/derived/transformContext.js';
 import type { FetchFilter } from './filters.js';
-import { CandidateList } from '../core/candidateList.js';
 
 /**
  * Reads the objects of `c` that pass every filter, and records the dependency so that a change to a
@@ -67,72 +67,4 @@ export function partialFetch<T, S>(
   const dep = buildDependency(internal(c) as never, filters, (a, b) => equals(p(a), p(b)));
   tc.record(dep);
   return (listMatching(dep) as T[]).map(project);
-}
-
-/**
- * @internal The objects a dependency selects, without copying the collection. Most fetches find zero or one
- * object (the service of a pod, the config of a namespace), and `[]` then `push` would give each such result
- * a 17-slot backing store: the first match waits in a local and the array is built once the result is known.
- */
-export function listMatching(dep: Dependency): unknown[] {
-  // The collecting loop is written out in each branch on purpose: with the key and lookup branches sharing
-  // one helper, V8 mostly stopped optimising away the result array of a fetch whose transform only maps it
-  // (646 → 702 bytes per B1 update in four of six runs of `npm run bench:alloc`).
-  const src = dep.source;
-  if (dep.keys !== undefined) {
-    let first: unknown = undefined;
-    let more: unknown[] | undefined;
-    for (const k of dep.keys) {
-      const v = src.getKey(k);
-      if (v === undefined || !matches(dep, v, true)) continue;
-      if (first === undefined) first = v;
-      else if (more === undefined) more = [first, v];
-      else more.push(v);
-    }
-    return more !== undefined ? more : first !== undefined ? [first] : [];
-  }
-  const index = dep.indexHandle;
-  const bySelector = dep.selectsNonEmpty ?? dep.selects;
-  // A fetch by selector asks the lookup of the index group or the collection for its candidates. The
-  // scratch list is in use only while they are tested: `matches` can run a user's `getLabelSelector` or
-  // predicate, and a fetch from there finds the list in use and scans.
-  const listed = selectorCandidates;
-  if (bySelector !== undefined && listed.length === 0) {
-    const withEmpty = dep.selectsNonEmpty === undefined;
-    const named = index !== undefined ? index.selecting(dep.indexKey!, bySelector, withEmpty, listed) : src.selecting(bySelector, withEmpty, listed);
-    if (named) {
-      try {
-        let first: unknown = undefined;
-        let more: unknown[] | undefined;
-        for (let i = 0; i < listed.length; i++) {
-          const v = listed.at(i);
-          const selector = listed.selectorAt(i);
-          if (!(selector === undefined ? matches(dep, v, true) : matchesFiledBy(dep, v, selector))) continue;
-          if (first === undefined) first = v;
-          else if (more === undefined) more = [first, v];
-          else more.push(v);
-        }
-        return more !== undefined ? more : first !== undefined ? [first] : [];
-      } finally {
-        listed.reset();
-      }
-    }
-  }
-  return passing(dep, index !== undefined ? index.lookupValues(dep.indexKey!) : src.values());
-}
-
-/** Candidates named by a selector lookup (see `IndexHandle.selecting` and `InternalCollection.selecting`). */
-const selectorCandidates = new CandidateList<unknown>();
-
-/** The candidates that pass the dependency's value filters (the index filter is already applied). */
-function passing(dep: Dependency, candidates: Iterable<unknown>): unknown[] {
-  let first: unknown = undefined;
-  let more: unknown[] | undefined;
-  for (const v of candidates) {
-    if (!matches(dep, v, true)) continue;
-    if (first === undefined) first = v;
-    else if (more === undefined) more = [first, v];
-    else more.push(v);
-  }
-  return more !== undefined ? more : first !== undefined ? [first] : [];
 }

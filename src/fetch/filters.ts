@@ -1,6 +1,6 @@
 // The eight fetch filters: each narrows what a fetch returns and which changes recompute the reader.
 import type { Labels } from '../core/labels.js';
-import type { IndexHandle } from '../core/internal.js';
+import type { IndexHandle } from '../engine/internalCollection.js';
 import { UsageError } from '../core/errors.js';
 
 /** A narrowing of a fetch. Different filters AND together; the same kind twice: the last wins. */

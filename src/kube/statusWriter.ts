@@ -5,10 +5,10 @@ import type { Collection, CollectionDump, DebugRegistry, Registration } from '..
 import type { ObjectWithStatus } from '../collections/newStatusCollection.js';
 import { equals } from '../core/equals.js';
 import { UsageError } from '../core/errors.js';
-import { internal } from '../core/internal.js';
+import { internal } from '../engine/internalCollection.js';
 import { log } from '../core/logger.js';
-import { allocateUid } from '../collections/node.js';
-import { onAbort } from '../core/onAbort.js';
+import { allocateUid } from '../engine/collectionNode.js';
+import { onAbort } from '../engine/onAbort.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { collectionPath } from './resourcePath.js';
 import { ApiError, requestJson } from './request.js';

@@ -1,0 +1,85 @@
+// The internal face of a collection: what fetch, indexes and the engine use beyond the public interface.
+import type { Collection } from '../core/types.js';
+import type { COLLECTION_BRAND } from '../core/keyOf.js';
+import type { Labels } from '../core/labels.js';
+import type { CandidateList } from './indexes/candidateList.js';
+
+/** @internal Every collection rxkrt builds implements this; users cannot (the brand is not exported). */
+export interface InternalCollection<T> extends Collection<T> {
+  readonly [COLLECTION_BRAND]: true;
+  /** Topological rank: above every collection this one reads. */
+  rank: number;
+  /** This collection's key function (the `key` option, else `keyOf`); throws KeyError naming the collection. */
+  keyOf(o: unknown): string;
+  /** True when `keyOf` is the default `keyOf` (no `key` option). */
+  readonly defaultKeyed: boolean;
+  /** Iterates the committed values without copying. */
+  values(): IterableIterator<T>;
+  /**
+   * Calls `fn` with each value of `values()` and its key: the very string the collection keeps, so a reader
+   * that files the values under their keys shares those strings instead of building a copy per object.
+   */
+  forEachKeyed(fn: (value: T, key: string) => void): void;
+  readonly size: number;
+  /**
+   * Appends to `out`, in `values()` order, the objects whose selector may be a subset of `labels`
+   * (`withEmpty`: or is empty), and returns true; returns false, appending nothing, when the caller should
+   * scan `values()` itself (too few objects for a lookup to pay, or a collection that keeps none).
+   */
+  selecting(labels: Labels, withEmpty: boolean, out: CandidateList<T>): boolean;
+  /** Indexes maintained in step with this collection's state. */
+  indexFor(name: string, extract: (o: T) => readonly string[]): IndexHandle<T>;
+  /** Adds a node that receives this collection's batches inside the transaction. */
+  addDependent(node: Dependent): void;
+  removeDependent(node: Dependent): void;
+  /** How many dependents and handlers are attached (leak tests). */
+  subscriberCount(): number;
+  readonly disposed: boolean;
+}
+
+/** @internal A node inside the graph that receives batches from collections it reads. */
+export interface Dependent {
+  readonly uid: number;
+  rank: number;
+  readonly name: string;
+  /** A batch from a collection this node reads; `keys[i]` is the key of `events[i]` (so nobody derives it again). */
+  receive(from: InternalCollection<unknown>, events: readonly import('../core/event.js').Event<unknown>[], keys: readonly string[]): void;
+  /** Dependents of this node, for rank propagation. */
+  dependentsForRank(): Iterable<Dependent>;
+  /** Re-evaluate sync (something this node reads may have synced). */
+  upstreamSynced(): void;
+  /**
+   * Takes a source's batch as the transaction's writes in order, a key's last write winning, so that a key
+   * may come more than once. A source read by nothing else (no handler either) then skips folding its batch.
+   */
+  readonly takesRepeatedKeys?: boolean;
+}
+
+/** @internal A secondary index over one collection, kept in step with its state. */
+export interface IndexHandle<T> {
+  readonly uid: number;
+  readonly name: string;
+  readonly source: InternalCollection<T>;
+  extract(o: T): readonly string[];
+  /** The objects under `key`, without copying. */
+  lookupValues(key: string): Iterable<T>;
+  /**
+   * Appends to `out`, in the order `lookupValues` gives, the objects under `key` whose selector may be a
+   * subset of `labels` (`withEmpty`: or is empty), and returns true; returns false, appending nothing, when
+   * the group is too small for a lookup to pay and the caller should scan `lookupValues` itself.
+   */
+  selecting(key: string, labels: Labels, withEmpty: boolean, out: CandidateList<T>): boolean;
+  /** Index keys present (for asCollection). */
+  keys(): Iterable<string>;
+  /** Number of non-empty groups. */
+  readonly size: number;
+}
+
+/** @internal Returns the internal face of a collection, or throws for foreign objects. */
+export function internal<T>(c: Collection<T>): InternalCollection<T> {
+  const ic = c as Partial<InternalCollection<T>>;
+  if (typeof ic.keyOf !== 'function' || typeof ic.values !== 'function' || typeof ic.addDependent !== 'function') {
+    throw new TypeError(`rxkrt: ${String((c as { name?: unknown }).name ?? c)} is not a collection built by rxkrt`);
+  }
+  return ic as InternalCollection<T>;
+}

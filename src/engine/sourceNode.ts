@@ -1,0 +1,228 @@
+// The base of source collections: writes land in the state at once and leave as one compacted batch per transaction.
+import type { Event } from '../core/event.js';
+import type { CollectionOptions } from '../core/types.js';
+import { beginIfIdle, commitOpened, isOpen, mutate, schedule, scheduleSync } from './transaction.js';
+import { CollectionNode } from './collectionNode.js';
+import { TransformError } from '../core/errors.js';
+import { ScratchList } from './buffers/scratchList.js';
+import { batchArray } from './buffers/batchArray.js';
+import { storedKey } from '../core/keyOf.js';
+
+/**
+ * @internal A collection fed from outside the graph. Reads inside a transaction see its writes at once;
+ * downstream sees one batch per transaction, where several writes to one key fold into one event.
+ */
+export abstract class SourceNode<T> extends CollectionNode<T> {
+  /**
+   * The first key written in this transaction, its value before the write (undefined: absent), its value
+   * now, and whether some write to it was unconditional. Most transactions write one key (an informer
+   * event, one `updateObject`): they never touch the lists below.
+   */
+  private firstKey: string | undefined = undefined;
+  private firstOld: T | undefined = undefined;
+  private firstNext: T | undefined = undefined;
+  private firstForced = false;
+  /**
+   * Every further write of this transaction, in order: key, value before, value written, unconditional.
+   * A flush folds them into one event per key. Plain lists, with nothing keyed: whether some key was
+   * written twice is found at the flush (see `flush`). A set of the written keys cost an insert per write,
+   * and a map from key to old value a lookup and an insert per write.
+   */
+  private readonly restKeys = new ScratchList<string>();
+  private readonly restOld = new ScratchList<T | undefined>();
+  private readonly restNext = new ScratchList<T | undefined>();
+  private readonly restForced = new ScratchList<boolean>();
+  protected override readonly emitsEqualUpdates = true;
+  private markedSynced: boolean;
+
+  constructor(opts: CollectionOptions | undefined, defaultName: string, synced: boolean) {
+    super(opts, defaultName);
+    this.markedSynced = synced;
+    if (synced) this.syncState.markSynced();
+  }
+
+  /** Marks the source synced (its initial state is complete). */
+  markSynced(): void {
+    mutate(() => {
+      if (this.markedSynced) return;
+      this.markedSynced = true;
+      scheduleSync(this);
+    });
+  }
+
+  protected upstreamReady(): boolean {
+    return this.markedSynced;
+  }
+
+  /** Writes one key in the open transaction, or as a transaction of its own (no closure when one is open). */
+  protected writeOne(key: string, next: T | undefined, forced: boolean): void {
+    if (isOpen()) {
+      this.write(key, next, forced);
+    } else if (beginIfIdle()) {
+      try {
+        this.write(key, next, forced);
+      } finally {
+        commitOpened();
+      }
+    } else {
+      mutate(() => this.write(key, next, forced));
+    }
+  }
+
+  /** Writes one key inside the current transaction (callers wrap in `mutate`). */
+  protected write(key: string, next: T | undefined, forced: boolean): void {
+    const cur = this.state.get(key);
+    if (cur === undefined) {
+      if (next === undefined) return;
+      // A new key: the string the state keeps, and the events and every downstream entry share.
+      key = storedKey(key);
+    }
+    if (this.firstKey === undefined) {
+      this.firstKey = key;
+      this.firstOld = cur;
+      this.firstForced = forced;
+      schedule(this);
+    } else if (key === this.firstKey) {
+      if (forced) this.firstForced = true;
+    } else {
+      this.restKeys.push(key);
+      this.restOld.push(cur);
+      this.restNext.push(next);
+      this.restForced.push(forced);
+    }
+    if (key === this.firstKey) this.firstNext = next;
+    this.setState(key, next);
+  }
+
+  flush(): void {
+    const first = this.firstKey;
+    if (first === undefined) return;
+    const firstEvent = this.change(this.firstOld, this.firstNext, this.firstForced);
+    this.firstKey = undefined;
+    this.firstOld = undefined;
+    this.firstNext = undefined;
+    const keys = this.restKeys;
+    if (keys.length === 0) {
+      // Exact-size literals: a `push`ed array gets a 17-slot store, for every single-event transaction.
+      if (firstEvent !== undefined) this.emit([firstEvent], [first]);
+      return;
+    }
+    const bound = keys.length + 1;
+    const out = batchArray<Event<T>>(bound);
+    const outKeys = batchArray<string>(bound);
+    let m = 0;
+    if (firstEvent !== undefined) {
+      out[m] = firstEvent;
+      outKeys[m++] = first;
+    }
+    const state = this.state;
+    // Read by derived collections alone, the batch may name a key twice: they take each event's value in
+    // order. The check below is a cold map probe per key in a large source (`npm run bench:phases` splits a burst).
+    const fold = this.batchMustBeFolded();
+    for (let i = 0; i < keys.length; i++) {
+      const old = this.restOld.at(i);
+      const next = this.restNext.at(i);
+      const key = keys.at(i);
+      // A key written twice shows here, without a set of keys: take its last write and the one before.
+      // Either the last wrote the value it found (the same object again), or the state no longer holds
+      // what the one before wrote. A single write of the value already there looks alike, and only takes
+      // the folding path.
+      if (fold && (next === old || state.get(key) !== next)) {
+        m = this.foldRepeated(out, outKeys, firstEvent !== undefined ? 1 : 0);
+        break;
+      }
+      const e = this.change(old, next, this.restForced.at(i));
+      if (e === undefined) continue;
+      out[m] = e;
+      outKeys[m++] = key;
+    }
+    if (m < bound) out.length = outKeys.length = m;
+    this.clearRest();
+    this.emit(out, outKeys, !fold);
+  }
+
+  /**
+   * The rest's events when some key was written more than once: one per key, in the order of its first
+   * write, from its value before the transaction to its value now, forced if any of its writes was. They
+   * are written from index `m` on; returns the index after the last.
+   */
+  private foldRepeated(out: Event<T>[], outKeys: string[], m: number): number {
+    const keys = this.restKeys;
+    const firstAt = new Map<string, number>();
+    const forced: boolean[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys.at(i);
+      const at = firstAt.get(k);
+      if (at === undefined) {
+        firstAt.set(k, forced.length);
+        forced.push(this.restForced.at(i));
+      } else if (this.restForced.at(i)) {
+        forced[at] = true;
+      }
+    }
+    let n = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys.at(i);
+      if (firstAt.get(k) !== n) continue;
+      const e = this.change(this.restOld.at(i), this.state.get(k), forced[n]!);
+      n++;
+      if (e === undefined) continue;
+      out[m] = e;
+      outKeys[m++] = k;
+    }
+    return m;
+  }
+
+  private clearRest(): void {
+    this.restKeys.reset();
+    this.restOld.reset();
+    this.restNext.reset();
+    this.restForced.reset();
+  }
+
+  /** The event that takes a key from `old` to `next` (undefined: absent), if any. */
+  private change(old: T | undefined, next: T | undefined, forced: boolean): Event<T> | undefined {
+    if (old === undefined) return next === undefined ? undefined : { type: 'add', new: next };
+    if (next === undefined) return { type: 'delete', old };
+    return forced || !this.sameValue(old, next) ? { type: 'update', old, new: next } : undefined;
+  }
+
+  /** `equals` that never throws out of a commit: a user `equals` that throws counts as "different" and is reported. */
+  private sameValue(a: T, b: T): boolean {
+    if (a === b) return true;
+    try {
+      return this.eq(a, b);
+    } catch (e) {
+      this.reportError(new TransformError(this.name, undefined, e, 'equals threw'));
+      return false;
+    }
+  }
+
+  protected override committedValues(): Iterable<T> {
+    const first = this.firstKey;
+    if (first === undefined) return this.state.values();
+    // Registration in the middle of a transaction is rare: the written keys are gathered here, not per write.
+    const written = new Set<string>();
+    for (let i = 0; i < this.restKeys.length; i++) written.add(this.restKeys.at(i));
+    const out: T[] = [];
+    for (const [k, v] of this.state) if (k !== first && !written.has(k)) out.push(v);
+    if (this.firstOld !== undefined) out.push(this.firstOld);
+    // A key's value before the transaction is the old value of its first write.
+    written.clear();
+    for (let i = 0; i < this.restKeys.length; i++) {
+      const k = this.restKeys.at(i);
+      if (written.has(k)) continue;
+      written.add(k);
+      const old = this.restOld.at(i);
+      if (old !== undefined) out.push(old);
+    }
+    return out;
+  }
+
+  protected onDispose(): void {
+    this.firstKey = undefined;
+    this.firstOld = undefined;
+    this.firstNext = undefined;
+    this.clearRest();
+  }
+}

@@ -1,0 +1,226 @@
+// The transaction engine: one synchronous, topologically ordered, glitch-free propagation per commit.
+//
+// A commit runs in phases. Propagation pops dirty nodes in rank order (a node's rank is above every
+// collection it reads), so each node runs once per transaction, after all of its inputs, and emits at
+// most one batch. Then sync flags are settled, in the same order. Only then are handlers called, so
+// every handler sees a fully committed graph. Mutations attempted while the engine is propagating or
+// delivering are deferred into a new transaction that starts after the current delivery.
+import { RankHeap, type Ranked } from './rankHeap.js';
+import { isStrictMode } from '../core/strict.js';
+import { log } from '../core/logger.js';
+import type { Event } from '../core/event.js';
+
+/** @internal What the engine needs from a collection. */
+export interface TxNode extends Ranked {
+  /** True while the node sits in the propagation heap. */
+  queued: boolean;
+  /** True while the node sits in the sync heap. */
+  syncQueued: boolean;
+  /** Consumes the node's inbox, commits its new state and emits its batch. Must not throw. */
+  flush(): void;
+  /** Flips the node to synced when everything it reads has synced. Must not throw. */
+  evaluateSync(): void;
+  /** Strict mode: throws when an internal invariant does not hold. */
+  checkInvariants(): void;
+}
+
+type Phase = 'idle' | 'open' | 'propagating' | 'delivering';
+
+let phase: Phase = 'idle';
+const dirty = new RankHeap<TxNode>();
+const syncDirty = new RankHeap<TxNode>();
+/** Nodes flushed in this commit, for strict mode's invariant checks (left empty otherwise). */
+let touched: TxNode[] = [];
+/**
+ * Work queued for after the commit. Drained by index and emptied slot by slot, never replaced: a fresh
+ * array per commit was a 150-byte allocation for every single-event transaction.
+ */
+const afterCommit: Array<(() => void) | readonly BatchReceiver[] | undefined> = [];
+/** For deliveries in `afterCommit`: the batch, and whether it counts towards the receivers' initial sync. */
+const afterCommitBatch: Array<readonly Event<unknown>[] | undefined> = [];
+const afterCommitInitial: boolean[] = [];
+let afterCommitLength = 0;
+
+/** @internal Takes committed batches: a handler registration. */
+export interface BatchReceiver {
+  deliver(batch: readonly Event<unknown>[], initial: boolean): void;
+}
+let deferred: Array<() => void> = [];
+
+/**
+ * Runs `fn` as one transaction: mutations inside it commit and propagate together when the outermost
+ * `batch` returns. Nested calls join the outermost one. If `fn` throws, what it did before the throw is
+ * committed and the error is rethrown. Called from a handler or transform, `fn` runs in a new transaction
+ * after the current delivery.
+ */
+export function batch(fn: () => void): void {
+  mutate(fn);
+}
+
+/** @internal Runs a mutation inside the current transaction, a new one, or after the current delivery. */
+export function mutate(fn: () => void): void {
+  if (phase === 'open') {
+    fn();
+    return;
+  }
+  if (phase !== 'idle') {
+    deferred.push(fn);
+    return;
+  }
+  phase = 'open';
+  try {
+    fn();
+  } finally {
+    commit();
+  }
+}
+
+/** @internal True inside an open transaction (a `batch` or a mutation), where writes apply directly. */
+export function isOpen(): boolean {
+  return phase === 'open';
+}
+
+/** @internal True while the engine is propagating (transforms are running). */
+export function isPropagating(): boolean {
+  return phase === 'propagating';
+}
+
+/** @internal Marks a node dirty in the current transaction. */
+export function schedule(node: TxNode): void {
+  if (node.queued) return;
+  node.queued = true;
+  dirty.push(node);
+  if (isStrictMode()) touched.push(node);
+}
+
+/** @internal Asks for a node's sync flag to be re-evaluated in the current (or a new) transaction. */
+export function scheduleSync(node: TxNode): void {
+  if (node.syncQueued) return;
+  node.syncQueued = true;
+  syncDirty.push(node);
+  if (phase === 'idle') mutate(noop);
+  // During delivery the sync heap is not drained again until another commit runs: ask for one.
+  else if (phase === 'delivering') deferred.push(noop);
+}
+
+/** @internal Queues work (handler delivery, error reports) to run once the transaction has committed. */
+export function afterCommitted(work: () => void): void {
+  if (phase === 'idle') work();
+  else afterCommit[afterCommitLength++] = work;
+}
+
+/**
+ * @internal Hands `batch` to each receiver once the transaction has committed. The same as `afterCommitted`
+ * with a closure, without the closure: this runs for every batch of every collection with handlers.
+ */
+export function deliverAfterCommit(receivers: readonly BatchReceiver[], batch: readonly Event<unknown>[], initial: boolean): void {
+  if (phase === 'idle') {
+    for (const r of receivers) r.deliver(batch, initial);
+    return;
+  }
+  const i = afterCommitLength++;
+  afterCommit[i] = receivers;
+  afterCommitBatch[i] = batch;
+  afterCommitInitial[i] = initial;
+}
+
+/**
+ * @internal Opens a transaction if none is running, for a caller that commits it with `commitOpened` in a
+ * `finally`; false when one is running (then use `mutate`). Lets a single write skip `mutate`'s closure.
+ */
+export function beginIfIdle(): boolean {
+  if (phase !== 'idle') return false;
+  phase = 'open';
+  return true;
+}
+
+/** @internal Commits the transaction `beginIfIdle` opened. */
+export function commitOpened(): void {
+  commit();
+}
+
+function noop(): void {}
+
+function commit(): void {
+  // The first node failure of this commit or of the deferred transactions it runs; rethrown at the end.
+  let nodeError: unknown;
+  for (;;) {
+    phase = 'propagating';
+    let invariantError: unknown;
+    // An exception escaping a node (a broken contract such as a cycle found through fetch, or an engine
+    // bug) must not leave the engine stuck in 'propagating': later nodes still run, delivery still happens,
+    // and the first such error is rethrown to the code that made the mutation once the commit is over.
+    try {
+      for (let n = dirty.pop(); n !== undefined; n = dirty.pop()) {
+        n.queued = false;
+        try {
+          n.flush();
+        } catch (e) {
+          nodeError ??= e;
+          log().error('a collection failed while propagating a transaction', e);
+        }
+      }
+      for (let n = syncDirty.pop(); n !== undefined; n = syncDirty.pop()) {
+        n.syncQueued = false;
+        try {
+          n.evaluateSync();
+        } catch (e) {
+          nodeError ??= e;
+          log().error('a collection failed while settling its sync state', e);
+        }
+      }
+      if (touched.length > 0) {
+        for (const n of touched) {
+          try {
+            n.checkInvariants();
+          } catch (e) {
+            invariantError ??= e;
+          }
+        }
+      }
+    } finally {
+      if (touched.length > 0) touched = [];
+      phase = 'delivering';
+    }
+    // Delivery can queue more after-commit work (a handler that throws is reported on errors$ through
+    // afterCommitted): the loop reads the length afresh, so such reports are not held until the next commit.
+    let i = 0;
+    try {
+      for (; i < afterCommitLength; i++) {
+        const w = afterCommit[i]!;
+        afterCommit[i] = undefined;
+        if (typeof w === 'function') {
+          w();
+        } else {
+          const batch = afterCommitBatch[i]!;
+          afterCommitBatch[i] = undefined;
+          for (const r of w) r.deliver(batch, afterCommitInitial[i]!);
+        }
+      }
+    } finally {
+      // Work never throws (deliveries report their handler's errors); if some did, what follows it is dropped.
+      for (; i < afterCommitLength; i++) afterCommit[i] = afterCommitBatch[i] = undefined;
+      afterCommitLength = 0;
+    }
+    phase = 'idle';
+    if (invariantError !== undefined) {
+      deferred = [];
+      throw invariantError;
+    }
+    if (deferred.length === 0) {
+      if (nodeError !== undefined) throw nodeError;
+      return;
+    }
+    const next = deferred;
+    deferred = [];
+    phase = 'open';
+    for (const fn of next) {
+      try {
+        fn();
+      } catch (e) {
+        // Nobody is left to rethrow to: the caller that asked for this mutation has long returned.
+        log().error('a mutation deferred from a handler or transform threw', e);
+      }
+    }
+  }
+}
