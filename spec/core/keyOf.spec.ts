@@ -108,15 +108,6 @@ describe('hasKey', () => {
     }
   });
 
-  it('should compare through the key option when a collection has one', async () => {
-    const { makeKeyTest, makeKeyFn } = await import('../../src/core/keyOf.js');
-    const byId = (o: { id: number }): string => `#${o.id}`;
-    const keyFn = makeKeyFn(() => 'C', byId as (o: never) => string);
-    const test = makeKeyTest(keyFn, byId as (o: never) => string);
-    expect(test({ id: 1, metadata: { name: 'x' } }, '#1')).toBe(true);
-    expect(test({ id: 1, metadata: { name: 'x' } }, 'x')).toBe(false);
-  });
-
   it('should say two objects share a key only when keyOf gives both the same key (sameObjectName)', async () => {
     const { sameObjectName, tryKeyOf } = await import('../../src/core/keyOf.js');
     for (const a of objects) {

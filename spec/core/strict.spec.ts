@@ -49,8 +49,8 @@ describe('strict mode', () => {
     const byNs = newNamespaceIndex(services);
     newSingleton((ctx) => fetch(ctx, services, filterSelectsNonEmpty({ app: 'a1' })).length + byNs.fetch(ctx, 'ns', filterSelectsNonEmpty({ app: 'a2' })).length);
     type Lookup = { slots: Map<string, { value: unknown }> };
-    const whole = (services as unknown as { selectorLookup: Lookup }).selectorLookup;
-    const group = (services as unknown as { indexes: { lookups: Map<string, Lookup> }[] }).indexes[0]!.lookups.get('ns')!;
+    const whole = (services as unknown as { indexes: { lookup: Lookup } }).indexes.lookup;
+    const group = (services as unknown as { indexes: { all: { lookups: Map<string, Lookup> }[] } }).indexes.all[0]!.lookups.get('ns')!;
     // A value the lookup did not see: the collection's own lookup.
     whole.slots.get('ns/s3')!.value = svc('s3', 'other');
     expect(() => services.updateObject(svc('s0', 'a0'))).toThrow(/collection "Services": selector lookup is missing the current value of "ns\/s3"/);

@@ -1,7 +1,7 @@
 // newManyFromNothing: a derived collection with no primary input.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
 import { DerivedCollection } from '../engine/derived/derivedCollection.js';
-import { dummyInput } from './dummyInput.js';
+import { dummyInput } from './singleton.js';
 
 /**
  * Derives a collection from nothing but what the transform fetches (one transform for the whole set).

@@ -1,9 +1,7 @@
 // newSingleton: one derived value computed from nothing but what it fetches.
 import type { CollectionOptions, HandlerContext, Singleton } from '../core/types.js';
 import { DerivedCollection, type ManyTransform } from '../engine/derived/derivedCollection.js';
-import { dummyInput } from './dummyInput.js';
-import { SingletonView } from './singletonView.js';
-import { singletonKey } from './singletonKey.js';
+import { dummyInput, SingletonView, singletonKey } from './singleton.js';
 
 /**
  * Derives a single value. The transform runs once at construction and again whenever something it

@@ -3,10 +3,9 @@ import type { Collection, CollectionOptions } from '../core/types.js';
 import { freezeInput } from '../core/freeze.js';
 import { mutate } from '../engine/transaction.js';
 import { SourceNode } from '../engine/sourceNode.js';
-import { SingletonView } from './singletonView.js';
-import { singletonKey } from './singletonKey.js';
 import { storedKey } from '../core/keyOf.js';
 import type { Singleton } from '../core/types.js';
+import { SingletonView, singletonKey } from './singleton.js';
 
 /** A single optional value you set by hand. */
 export interface StaticSingleton<T> extends Singleton<T> {

@@ -5,7 +5,7 @@ import { mutate } from '../engine/transaction.js';
 import { onAbort } from '../engine/onAbort.js';
 import type { Singleton } from '../core/types.js';
 import { StaticSingletonNode } from './newStatic.js';
-import { SingletonView } from './singletonView.js';
+import { SingletonView } from './singleton.js';
 import type { ObservableSourceOptions } from './collectionFromEvents.js';
 
 /**

@@ -64,7 +64,7 @@ const KEYS_KEPT = 1024;
  * keys in the same order. If the orders differ, `sameKeySet` decides by lookups.
  * Nested objects are compared only once every other field has matched: a recomputed output usually differs
  * in a scalar (an IP, a count, a resourceVersion) or in the length of a list, and finding that first skips
- * walking its nested objects (a B1 Workload's `metadata`). The first two nested pairs wait in locals.
+ * walking its nested objects (a Workload's `metadata`). The first two nested pairs wait in locals.
  * `rb`'s prototype is read only once everything else matched: any difference already means "not equal",
  * whatever `rb` is, and most compared pairs differ (a prototype read is a call V8 makes at such a site).
  * So `rb[k]` may run a getter of `rb`'s class before its prototype tells it apart: the answer is the same.
@@ -160,8 +160,8 @@ function objectsEqual(a: object, b: object): boolean {
     return true;
   }
   // An object literal's `constructor` is Object, found on Object.prototype: a property read, where
-  // `Object.getPrototypeOf` at a site that sees many shapes is a call into V8's runtime (about 300
-  // instructions, on every compared pair). It only picks the path: the prototypes themselves are compared
+  // `Object.getPrototypeOf` at a site that sees many shapes is a call into V8's runtime on every compared
+  // pair. It only picks the path: the prototypes themselves are compared
   // once everything else matched (see `plainEqual`), so an object whose prototype merely inherits
   // `constructor` from Object.prototype gets the same answer as before.
   if ((a as { constructor?: unknown }).constructor === Object) return plainEqual(a as Record<string, unknown>, b as Record<string, unknown>, PROTOTYPE_OF_A);

@@ -70,8 +70,7 @@ const ROPE_MIN_LENGTH = 13;
 /**
  * `namespace/name`, flat. Every event's key is built afresh and then looked up, in the source's map and
  * again downstream. A rope's hash and its comparison with the stored key leave the maps' fast paths for
- * V8's runtime on every lookup; flattening it once costs less than that (B2's burst, whose keys are
- * mostly 13 characters: 0.96 in `npm run bench:ab -- 315ea5d --only b2`). Shorter keys are flat already.
+ * V8's runtime on every lookup; flattening it once costs less than that. Shorter keys are flat already.
  */
 function namespacedKey(ns: string, name: string): string {
   const key = `${ns}/${name}`;
@@ -95,42 +94,12 @@ export function sameObjectName(a: unknown, b: unknown): boolean {
   return typeof name === 'string' && name !== '' && name === mb.name && ma.namespace === mb.namespace;
 }
 
-/** @internal A collection's test "is `o` keyed `key`?": `hasKey`, or the user's key option applied and compared. */
-export function makeKeyTest(keyFn: (o: unknown) => string, override?: (o: never) => string): (o: unknown, key: string) => boolean {
-  if (override !== undefined) return (o, key) => keyFn(o) === key;
-  return hasKey;
-}
-
-/** @internal A collection's key function: the user's override, else `keyOf`; errors name the collection. */
-export function makeKeyFn(collection: () => string, override?: (o: never) => string): (o: unknown) => string {
-  if (override !== undefined) {
-    const user = override as (o: unknown) => string;
-    return (o) => {
-      let k: unknown;
-      try {
-        k = user(o);
-      } catch (e) {
-        throw new KeyError(collection(), o, `the key option threw: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      if (typeof k !== 'string') throw new KeyError(collection(), o, `the key option returned ${typeof k}, not a string`);
-      return k;
-    };
-  }
-  return (o) => {
-    const k = tryKeyOf(o);
-    if (k === undefined) throw new KeyError(collection(), o);
-    return k;
-  };
-}
-
 /**
  * @internal A key as it should be kept for good. `namespace/name` comes out of concatenation as a rope
  * (V8's ConsString): a node pointing at its halves, one of them often a string of its own (`"ns-1/"`), and
  * Map hashing leaves it so. Flattening it lets the next scavenge swap every reference for one flat
  * string. Keys are kept once per object and looked up on every event, so this runs where a key is first
- * stored, never on a lookup. `npm run bench:heap` shows the rope nodes (31 bytes per pod for the
- * hand-written controller's keys, none for rxkrt's), and B2's overhead per pod went from 497 to 473 bytes.
- * `trim` flattens, and its result is used, so the call cannot be optimized away; it changes nothing in a
+ * stored, never on a lookup. `trim` flattens, and its result is used, so the call cannot be optimized away; it changes nothing in a
  * key without surrounding blanks, and a key with them is kept as it is.
  */
 export function storedKey(key: string): string {

@@ -1,16 +1,12 @@
 // The base of every collection: identity, state, dependents, handlers, sync, errors, indexes, disposal.
 import { Observable, Subject } from 'rxjs';
 import type { Event } from '../core/event.js';
-import { COLLECTION_BRAND, makeKeyFn, makeKeyTest } from '../core/keyOf.js';
+import { COLLECTION_BRAND } from '../core/keyOf.js';
 import { equals as defaultEquals } from '../core/equals.js';
 import { TransformError, UsageError } from '../core/errors.js';
 import { logErrorOnce } from '../core/logger.js';
-import { SyncState } from './syncState.js';
-import { onAbort } from './onAbort.js';
 import { InvariantError, isStrictMode } from '../core/strict.js';
-import { HandlerSet, type HandlerOwner } from './handlerSet.js';
-import { afterCommitted, deliverAfterCommit, scheduleSync, type BatchReceiver, type TxNode } from './transaction.js';
-import type { Dependent, IndexHandle, InternalCollection } from './internalCollection.js';
+import type { Labels } from '../core/labels.js';
 import type {
   BatchHandler,
   CollectionDump,
@@ -20,21 +16,30 @@ import type {
   EventHandler,
   Registration,
 } from '../core/types.js';
-import { IndexState } from './indexes/indexState.js';
+import { makeKeyFn, makeKeyTest } from './keyFunction.js';
+import { SyncState } from './syncState.js';
+import { onAbort } from './onAbort.js';
+import { HandlerSet, type HandlerOwner } from './handlerSet.js';
+import { afterCommitted, deliverAfterCommit, scheduleSync, type BatchReceiver, type TxNode } from './transaction.js';
+import type { Dependent, IndexHandle, InternalCollection } from './internalCollection.js';
+import { allocateUid } from './uid.js';
+import { raiseRank, wouldCycle } from './graph.js';
+import { perEvent } from './perEvent.js';
+import { CollectionCounters } from './counters.js';
+import { batchInconsistency } from './batchInvariants.js';
+import { StateIndexes } from './indexes/stateIndexes.js';
 import { SELECTOR_LOOKUP_MIN_SIZE, SelectorLookup } from './indexes/selectorLookup.js';
-import type { Labels } from '../core/labels.js';
 import type { CandidateList } from './indexes/candidateList.js';
-
-let nextUid = 1;
-
-/** @internal A fresh process-unique uid (collections and other graph members share the sequence). */
-export function allocateUid(): number {
-  return nextUid++;
-}
 
 /**
  * @internal The machinery every collection shares. Subclasses decide what `flush` does with the inbox,
  * when their upstream is ready, and what they hold on to upstream (released in `onDispose`).
+ *
+ * A wide class on purpose: it is at once the public `Collection`, the engine's `InternalCollection`, a
+ * transaction node (`TxNode`) and a reader of other collections (`Dependent`), and those interfaces are
+ * most of its members. Everything with a life of its own is kept elsewhere and only held here: handlers
+ * (`HandlerSet`), sync (`SyncState`), indexes and the selector lookup (`StateIndexes`), counters, ranks and
+ * cycles (`graph.ts`), the strict-mode batch check (`batchInvariants.ts`).
  */
 export abstract class CollectionNode<T>
   implements InternalCollection<T>, TxNode, Dependent, DebugTarget, HandlerOwner
@@ -46,11 +51,7 @@ export abstract class CollectionNode<T>
   queued = false;
   syncQueued = false;
   disposed = false;
-  /** Transform, handler and source failures seen so far (for the debug dump and metrics). */
-  errorCount = 0;
-  /** Batches and events committed so far (metrics). */
-  batchCount = 0;
-  eventCount = 0;
+  readonly counters = new CollectionCounters();
   readonly keyOf: (o: unknown) => string;
   readonly defaultKeyed: boolean;
   /** `keyOf(o) === key`, without building the key when the default key function is in use. */
@@ -65,7 +66,8 @@ export abstract class CollectionNode<T>
    */
   private readonly dependents: Dependent[] = [];
   private readonly errorSubject = new Subject<TransformError>();
-  private indexes: IndexState<T>[] = [];
+  /** Secondary indexes and the selector lookup, built on first use and kept in step by `setState`. */
+  protected readonly indexes = new StateIndexes<T>();
   private readonly meta: Record<string, unknown>;
   private readonly debugRegistry: DebugRegistry | undefined;
   readonly events$: Observable<readonly Event<T>[]>;
@@ -119,10 +121,10 @@ export abstract class CollectionNode<T>
   }
 
   selecting(labels: Labels, withEmpty: boolean, out: CandidateList<T>): boolean {
-    let lookup = this.selectorLookup;
+    let lookup = this.indexes.lookup;
     if (lookup === undefined) {
       if (this.size < SELECTOR_LOOKUP_MIN_SIZE) return false;
-      lookup = this.selectorLookup = this.buildSelectorLookup();
+      lookup = this.indexes.lookup = this.buildSelectorLookup();
     }
     lookup.candidates(labels, withEmpty, out);
     return true;
@@ -134,13 +136,6 @@ export abstract class CollectionNode<T>
     for (const [k, v] of this.state) lookup.set(k, v);
     return lookup;
   }
-
-  /**
-   * The selector lookup, from the first fetch by selector that found 8 objects or more; kept in step by
-   * `setState` (collections that hold their state elsewhere keep it in step themselves). Its order is the
-   * state's (a new key goes last, an update keeps its place), which is `values()` order.
-   */
-  protected selectorLookup: SelectorLookup<T> | undefined;
 
   metadata(): Record<string, unknown> {
     return this.meta;
@@ -235,9 +230,13 @@ export abstract class CollectionNode<T>
    */
   protected emit(events: Event<T>[], keys: readonly string[], repeatsKeys = false): void {
     if (events.length === 0) return;
-    if (isStrictMode()) this.checkBatch(events, keys, repeatsKeys);
-    this.batchCount++;
-    this.eventCount += events.length;
+    if (isStrictMode()) {
+      const bad = batchInconsistency(this.name, this.keyOf, this.eq, events, keys, repeatsKeys, this.emitsEqualUpdates);
+      if (bad !== undefined) throw new InvariantError(bad);
+    }
+    const counters = this.counters;
+    counters.batches++;
+    counters.events += events.length;
     const initial = !this.syncState.hasSynced();
     const dependents = this.dependents;
     for (let i = 0; i < dependents.length; i++) dependents[i]!.receive(this as InternalCollection<unknown>, events as readonly Event<unknown>[], keys);
@@ -269,73 +268,31 @@ export abstract class CollectionNode<T>
     return false;
   }
 
-  /**
-   * Strict mode: every event is well formed, a key comes once (unless the emitter was allowed to repeat it),
-   * and a derived collection never emits an update between equal values.
-   */
-  private checkBatch(events: readonly Event<T>[], keys: readonly string[], repeatsKeys: boolean): void {
-    if (keys.length !== events.length) throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted ${events.length} events with ${keys.length} keys`);
-    const seen = new Set<string>();
-    for (let i = 0; i < events.length; i++) {
-      const e = events[i]!;
-      const key = keys[i]!;
-      if (seen.has(key) && !repeatsKeys) throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted two events for key ${JSON.stringify(key)} in one batch`);
-      seen.add(key);
-      for (const o of [e.old, e.new]) {
-        if (o !== undefined && this.keyOf(o) !== key) {
-          throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted an event for ${JSON.stringify(this.keyOf(o))} under key ${JSON.stringify(key)}`);
-        }
-      }
-      const ok = e.type === 'add' ? e.new !== undefined : e.type === 'delete' ? e.old !== undefined : e.old !== undefined && e.new !== undefined;
-      if (!ok) throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted a malformed ${e.type} event`);
-      if (e.type === 'update' && !this.emitsEqualUpdates && this.eq(e.old!, e.new!)) {
-        throw new InvariantError(`collection ${JSON.stringify(this.name)} emitted an update between equal values for key ${JSON.stringify(this.keyOf(e.new))}`);
-      }
-    }
-  }
-
-  /** Writes one key of the state and keeps every index in step. */
+  /** Writes one key of the state and keeps the indexes and the selector lookup in step. */
   protected setState(key: string, value: T | undefined): void {
-    const indexes = this.indexes;
-    if (value === undefined) this.selectorLookup?.delete(key);
-    else this.selectorLookup?.set(key, value);
-    if (indexes.length === 0) {
-      if (value === undefined) this.state.delete(key);
-      else this.state.set(key, value);
+    const state = this.state;
+    if (!this.indexes.active) {
+      if (value === undefined) state.delete(key);
+      else state.set(key, value);
       return;
     }
-    const old = this.state.get(key);
-    if (value === undefined) this.state.delete(key);
-    else this.state.set(key, value);
-    for (const ix of indexes) ix.update(key, old, value);
+    const old = state.get(key);
+    if (value === undefined) state.delete(key);
+    else state.set(key, value);
+    this.indexes.written(key, old, value);
   }
 
-  /** Keeps every index in step with a key's change, for collections that hold their state elsewhere. */
-  protected updateIndexes(key: string, old: T | undefined, value: T | undefined): void {
-    const indexes = this.indexes;
-    for (let i = 0; i < indexes.length; i++) indexes[i]!.update(key, old, value);
-  }
-
-  /**
-   * The index called `name`, built on first request. The name is the index's identity (as in krt): asking
-   * again, even with another extract function, returns the existing index, so code that builds collections
-   * in a loop with an inline extract function shares one index instead of adding one per build.
-   */
   indexFor(name: string, extract: (o: T) => readonly string[]): IndexHandle<T> {
-    const existing = this.indexes.find((ix) => ix.name === name);
-    if (existing !== undefined) return existing;
-    const ix = new IndexState<T>(name, this, extract, (e, o) =>
+    return this.indexes.indexFor(name, this, extract, (e, o) =>
       this.reportError(new TransformError(this.name, safeKey(this, o), e, `index ${JSON.stringify(name)} extract threw`)),
     );
-    this.indexes = [...this.indexes, ix];
-    return ix;
   }
 
   // ---- errors --------------------------------------------------------------------------------------
 
   /** Counts, logs (once per distinct message) and emits an error on `errors$` after the commit. */
   reportError(err: TransformError): void {
-    this.errorCount++;
+    this.counters.errors++;
     logErrorOnce(err.message, err.error);
     afterCommitted(() => this.errorSubject.next(err));
   }
@@ -352,21 +309,13 @@ export abstract class CollectionNode<T>
 
   /** Strict mode, after each transaction that touched this collection: its lookups mirror what they index. */
   checkInvariants(): void {
-    const bad = this.lookupInconsistency() ?? this.indexInconsistency();
+    const bad = this.indexes.inconsistency(this.visibleState());
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }
 
-  /** Strict mode: what is wrong with the selector lookup as a mirror of the visible state, or undefined. */
-  protected lookupInconsistency(): string | undefined {
-    return this.selectorLookup?.inconsistency(this.state);
-  }
-
-  private indexInconsistency(): string | undefined {
-    for (const ix of this.indexes) {
-      const bad = ix.inconsistency();
-      if (bad !== undefined) return bad;
-    }
-    return undefined;
+  /** Strict mode: every key in `values()` order with its visible value (undefined: a kept place, see SelectorLookup). */
+  protected visibleState(): ReadonlyMap<string, T | undefined> {
+    return this.state;
   }
 
   // ---- disposal ------------------------------------------------------------------------------------
@@ -382,90 +331,6 @@ export abstract class CollectionNode<T>
   }
 
   protected abstract onDispose(): void;
-}
-
-/**
- * Adapts a per-event handler to batches. Every event is one call: an event whose call throws (or rejects)
- * does not keep the rest of its batch from the handler; the failures are rethrown together once the batch
- * is done, so the registration reports them.
- */
-function perEvent<T>(handler: EventHandler<T>): BatchHandler<T> {
-  return (batch) => {
-    let errors: unknown[] | undefined;
-    for (let i = 0; i < batch.length; i++) {
-      let r: void | Promise<void>;
-      try {
-        r = handler(batch[i]!);
-      } catch (e) {
-        (errors ??= []).push(e);
-        continue;
-      }
-      if (typeof r === 'object' && r !== null && typeof (r as Promise<void>).then === 'function') {
-        return continueAfter(r, handler, batch, i + 1, errors ?? []);
-      }
-    }
-    if (errors !== undefined) throw combined(errors);
-    return undefined;
-  };
-}
-
-async function continueAfter<T>(
-  first: Promise<void>,
-  handler: EventHandler<T>,
-  batch: readonly Event<T>[],
-  from: number,
-  errors: unknown[],
-): Promise<void> {
-  try {
-    await first;
-  } catch (e) {
-    errors.push(e);
-  }
-  for (let i = from; i < batch.length; i++) {
-    try {
-      await handler(batch[i]!);
-    } catch (e) {
-      errors.push(e);
-    }
-  }
-  if (errors.length > 0) throw combined(errors);
-}
-
-function combined(errors: unknown[]): unknown {
-  return errors.length === 1 ? errors[0] : new AggregateError(errors, `${errors.length} events of one batch failed in the handler`);
-}
-
-/** Raises a node's rank (and, transitively, its dependents') so that it stays above what it reads. */
-function raiseRank(node: Dependent, min: number): void {
-  if (node.rank >= min) return;
-  node.rank = min;
-  for (const d of node.dependentsForRank()) raiseRank(d, min + 1);
-}
-
-/**
- * @internal Whether `reader` reading `source` would close a cycle (`source` already depends on `reader`).
- * Fetch checks this before recording a dependency, so a transform that fetches downstream of itself fails
- * (and is reported) instead of corrupting the graph in the middle of a transaction.
- */
-export function wouldCycle(reader: Dependent, source: object): boolean {
-  return source === reader || reaches(reader, source);
-}
-
-/** Whether `target` is reachable from `from` along dependent edges. */
-function reaches(from: Dependent, target: object): boolean {
-  const seen = new Set<Dependent>();
-  const stack: Dependent[] = [from];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    for (const d of n.dependentsForRank()) {
-      if (d === target) return true;
-      if (!seen.has(d)) {
-        seen.add(d);
-        stack.push(d);
-      }
-    }
-  }
-  return false;
 }
 
 function safeKey(c: InternalCollection<unknown>, o: unknown): string | undefined {

@@ -3,6 +3,7 @@ import type { Collection } from '../core/types.js';
 import type { COLLECTION_BRAND } from '../core/keyOf.js';
 import type { Labels } from '../core/labels.js';
 import type { CandidateList } from './indexes/candidateList.js';
+import type { CollectionCounters } from './counters.js';
 
 /** @internal Every collection rxkrt builds implements this; users cannot (the brand is not exported). */
 export interface InternalCollection<T> extends Collection<T> {
@@ -32,6 +33,8 @@ export interface InternalCollection<T> extends Collection<T> {
   /** Adds a node that receives this collection's batches inside the transaction. */
   addDependent(node: Dependent): void;
   removeDependent(node: Dependent): void;
+  /** What the collection has done since it was built (read by `collectionStats` and metrics). */
+  readonly counters: CollectionCounters;
   /** How many dependents and handlers are attached (leak tests). */
   subscriberCount(): number;
   readonly disposed: boolean;

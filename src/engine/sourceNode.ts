@@ -117,7 +117,7 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     }
     const state = this.state;
     // Read by derived collections alone, the batch may name a key twice: they take each event's value in
-    // order. The check below is a cold map probe per key in a large source (`npm run bench:phases` splits a burst).
+    // order. The check below is a cold map probe per key in a large source, so it is skipped when it can be.
     const fold = this.batchMustBeFolded();
     for (let i = 0; i < keys.length; i++) {
       const old = this.restOld.at(i);

@@ -33,7 +33,7 @@ const syncDirty = new RankHeap<TxNode>();
 let touched: TxNode[] = [];
 /**
  * Work queued for after the commit. Drained by index and emptied slot by slot, never replaced: a fresh
- * array per commit was a 150-byte allocation for every single-event transaction.
+ * array per commit would be an allocation for every single-event transaction.
  */
 const afterCommit: Array<(() => void) | readonly BatchReceiver[] | undefined> = [];
 /** For deliveries in `afterCommit`: the batch, and whether it counts towards the receivers' initial sync. */

@@ -5,12 +5,11 @@ import { CandidateList } from '../engine/indexes/candidateList.js';
 /**
  * @internal The objects a dependency selects, without copying the collection. Most fetches find zero or one
  * object (the service of a pod, the config of a namespace), and `[]` then `push` would give each such result
- * a 17-slot backing store: the first match waits in a local and the array is built once the result is known.
+ * a backing store of many slots: the first match waits in a local and the array is built once it is known.
  */
 export function listMatching(dep: Dependency): unknown[] {
-  // The collecting loop is written out in each branch on purpose: with the key and lookup branches sharing
-  // one helper, V8 mostly stopped optimising away the result array of a fetch whose transform only maps it
-  // (646 → 702 bytes per B1 update in four of six runs of `npm run bench:alloc`).
+  // The collecting loop is written out in each branch on purpose: with the branches sharing one helper, V8
+  // no longer optimizes away the result array of a fetch whose transform only maps it.
   const src = dep.source;
   if (dep.keys !== undefined) {
     let first: unknown = undefined;

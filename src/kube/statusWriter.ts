@@ -7,7 +7,7 @@ import { equals } from '../core/equals.js';
 import { UsageError } from '../core/errors.js';
 import { internal } from '../engine/internalCollection.js';
 import { log } from '../core/logger.js';
-import { allocateUid } from '../engine/collectionNode.js';
+import { allocateUid } from '../engine/uid.js';
 import { onAbort } from '../engine/onAbort.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { collectionPath } from './resourcePath.js';

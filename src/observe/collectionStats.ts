@@ -1,5 +1,6 @@
 // Counters of one collection: what it holds, how often it emitted, how much it recomputed, how often it failed.
 import type { Collection } from '../core/types.js';
+import { internal } from '../engine/internalCollection.js';
 
 /** Counters of a collection since it was built. */
 export interface CollectionStats {
@@ -21,28 +22,13 @@ export interface CollectionStats {
   readonly synced: boolean;
 }
 
-interface Counted {
-  readonly size: number;
-  batchCount?: number;
-  eventCount?: number;
-  recomputations?: number;
-  errorCount?: number;
-}
-
 /**
- * The counters of a collection built by rxkrt.
+ * The counters of a collection built by rxkrt, read at the moment of the call.
+ * @throws TypeError for an object that is not a collection built by rxkrt.
  * @example console.log(collectionStats(workloads).recomputations);
  */
 export function collectionStats(c: Collection<unknown>): CollectionStats {
-  const n = c as Collection<unknown> & Counted;
-  return {
-    name: c.name,
-    uid: c.uid,
-    size: n.size ?? c.list().length,
-    batches: n.batchCount ?? 0,
-    events: n.eventCount ?? 0,
-    recomputations: n.recomputations ?? 0,
-    errors: n.errorCount ?? 0,
-    synced: c.hasSynced(),
-  };
+  const ic = internal(c);
+  const { batches, events, recomputations, errors } = ic.counters;
+  return { name: ic.name, uid: ic.uid, size: ic.size, batches, events, recomputations, errors, synced: ic.hasSynced() };
 }

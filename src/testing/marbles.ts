@@ -3,7 +3,7 @@ import { map, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { Event } from '../core/event.js';
 import { latest } from '../core/event.js';
-import { singletonKey } from '../collections/singletonKey.js';
+import { singletonKey } from '../collections/singleton.js';
 import { describeValue } from '../core/errors.js';
 
 /**

@@ -38,7 +38,7 @@ interface Svc {
 const spec = (name: string, ...selectors: Array<[string, Labels]>): Spec => ({ metadata: { name }, selectors: selectors.map(([n, selector]) => ({ name: n, selector })) });
 const names = (xs: readonly Svc[]): string[] => xs.map((s) => s.metadata.name);
 type Lookup = { slots: Map<string, unknown> } | undefined;
-const lookupOf = (c: Collection<unknown>): Lookup => (c as unknown as { selectorLookup: Lookup }).selectorLookup;
+const lookupOf = (c: Collection<unknown>): Lookup => (c as unknown as { indexes: { lookup: Lookup } }).indexes.lookup;
 
 /** One output per spec: its first selector, named like the spec (none when it has no selectors). */
 function oneEach(specs: Collection<Spec>): Collection<Svc> {

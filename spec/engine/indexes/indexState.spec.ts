@@ -71,7 +71,7 @@ describe('IndexState selector lookups', () => {
     const services = newStaticCollection<Svc>([], { name: 'Services' });
     const byNs = newNamespaceIndex(services);
     // The collection's private index list: the lookups are an implementation detail this test pins.
-    const state = (services as unknown as { indexes: { lookups?: Map<string, unknown> }[] }).indexes[0]!;
+    const state = (services as unknown as { indexes: { all: { lookups?: Map<string, unknown> }[] } }).indexes.all[0]!;
     const seen = newSingleton((ctx) => nameList(byNs.fetch(ctx, 'ns', filterSelectsNonEmpty({ app: 'web' }))), { name: 'Seen' });
     for (let i = 0; i < 7; i++) services.updateObject(svc('ns', `s${i}`, { app: 'web' }));
     expect(state.lookups?.size ?? 0).toBe(0);

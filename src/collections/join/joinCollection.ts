@@ -6,7 +6,7 @@ import { JoinNode } from './joinNode.js';
 class Join<T> extends JoinNode<T> {
   constructor(children: Collection<T>[], opts: CollectionOptions | undefined) {
     super(children.map((c) => internal(c)), opts, 'Join');
-    this.init(opts);
+    this.initJoin(opts);
   }
 
   protected combine(_key: string, values: T[]): T | undefined {

@@ -12,7 +12,7 @@ class MergeJoin<T> extends JoinNode<T> {
     opts: CollectionOptions | undefined,
   ) {
     super(children.map((c) => internal(c)), opts, 'JoinWithMerge');
-    this.init(opts);
+    this.initJoin(opts);
   }
 
   protected combine(key: string, values: T[]): T | undefined {

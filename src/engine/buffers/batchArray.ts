@@ -1,13 +1,11 @@
 // Arrays for batches whose size is known up to a bound before they are filled.
 //
-// A batch built by `push` grows its backing store about nine times on the way to 1000 events, each time into
-// fresh memory: some 3,300 slots written for 1000 kept, and in a large burst each of those lines is a cache
-// miss. Sized once, a batch writes what it keeps.
+// A batch built by `push` grows its backing store again and again, each time into fresh memory, and in a large
+// burst every line it writes and abandons is a cache miss. Sized once, a batch writes what it keeps.
 
 /**
- * Larger bounds grow by appending, as before. V8 makes `new Array(n)` a dictionary (a hash table, slow to
- * fill and to read) above 2^25 elements, and a bound far above what a batch keeps would hold 8 bytes per
- * unused slot until the batch is trimmed.
+ * Larger bounds grow by appending. V8 makes `new Array(n)` a dictionary (a hash table, slow to fill and to
+ * read) for very large `n`, and a bound far above what a batch keeps would hold memory until it is trimmed.
  */
 const LARGEST_PRESIZED = 1 << 20;
 

@@ -1,8 +1,8 @@
 // A list that is filled and emptied once per transaction, reusing its backing store.
 //
-// Per-transaction arrays (`[]` then `push`) cost a 17-slot backing store each time they are refilled, and
-// `length = 0` gives the store back. With one small transaction per event those allocations added up to
-// more than the work itself; this list keeps its store and only clears the slots it used.
+// Per-transaction arrays (`[]` then `push`) allocate a backing store each time they are refilled, and
+// `length = 0` gives the store back; with one small transaction per event that is a cost on every event.
+// This list keeps its store and only clears the slots it used.
 
 /** @internal An append-only list emptied by `reset`, keeping its capacity. */
 export class ScratchList<T> {
@@ -28,10 +28,8 @@ export class ScratchList<T> {
 }
 
 /**
- * The loop of `reset`, in a function of its own with nothing after it. In `reset` itself, V8 compiled a long
- * clear on stack (OSR) before the store after the loop had ever run, and that code then bailed out at the
- * store on every later long reset ("Insufficient type feedback for generic named access", about 430 times in
- * `bench:counts`' fan-out process), with a compile of `reset` inside the measured updates.
+ * The loop of `reset`, in a function of its own with nothing after it, so that V8's on-stack compile of a
+ * long clear never meets a store it has no type feedback for (and deoptimizes `reset` on the hot path).
  */
 function clearSlots(items: unknown[], n: number): void {
   for (let i = 0; i < n; i++) items[i] = undefined;

@@ -22,8 +22,8 @@ export interface Dependency {
 
 /**
  * @internal What one transform run fetched, in order: nothing, one record, or an array of two or more. Most
- * transforms fetch once, and an input keeps its list as long as it lives: a one-element array would cost 56
- * bytes and a cache line per input for nothing.
+ * transforms fetch once, and an input keeps its list as long as it lives: a one-element array would cost
+ * memory and a cache line per input for nothing.
  */
 export type DepList = Dependency | readonly Dependency[] | undefined;
 
@@ -62,7 +62,7 @@ function isMany(d: DepList): d is readonly Dependency[] {
 
 /**
  * @internal The filters few fetches combine: kept in an object that exists only when one of them is set. Every input
- * keeps its records as long as it lives, and a field each would cost a 100k-input collection 0.8 MB per filter.
+ * keeps its records as long as it lives, and a field each would cost every input memory for filters it lacks.
  */
 export interface RareFilters {
   readonly labels: Labels | undefined;

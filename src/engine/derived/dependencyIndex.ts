@@ -109,7 +109,7 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
     // A rerun that fetched exactly what the last run fetched hands back the same list (see TransformContext).
     if (deps === input.deps) return;
     // What is stored lives as long as the input: a transform context's array grew by push and carries spare
-    // capacity (about 130 bytes), so it is copied to its exact size.
+    // capacity, so it is copied to its exact size.
     const kept = Array.isArray(deps) ? deps.slice() : deps;
     const old = input.deps;
     input.deps = kept;

@@ -5,44 +5,36 @@
 // the committed state of everything upstream, and hands each input's outputs to the output ledger, which
 // keeps who owns each output key and emits one batch.
 import type { Event } from '../../core/event.js';
-import { KeyError, TransformError, UsageError } from '../../core/errors.js';
-import { freezeOutput } from '../../core/freeze.js';
+import { TransformError, UsageError } from '../../core/errors.js';
 import { InvariantError } from '../../core/strict.js';
-import { sameObjectName, storedKey } from '../../core/keyOf.js';
+import type { CollectionDump, CollectionOptions, HandlerContext } from '../../core/types.js';
 import { isPropagating, schedule, scheduleSync } from '../transaction.js';
-import type { CollectionDump, CollectionOptions, HandlerContext, InputDump } from '../../core/types.js';
 import type { InternalCollection } from '../internalCollection.js';
 import { ScratchList } from '../buffers/scratchList.js';
+import { wouldCycle } from '../graph.js';
 import { DependencyIndex } from './dependencyIndex.js';
-import { depArray, depUnion, type DepList } from './dependency.js';
+import { depUnion, type DepList } from './dependency.js';
 import { TransformContext } from './transformContext.js';
-import { CollectionNode, wouldCycle } from '../collectionNode.js';
-import { keyOutputs } from './keyOutputs.js';
-import { outputLedgerInconsistency } from './outputLedgerInvariants.js';
-import { KeyEntry } from './keyEntry.js';
-import { OutputLedger, type LedgerHost } from './outputLedger.js';
-import { SelectorLookup } from '../indexes/selectorLookup.js';
-import { visibleValues } from './visibleValues.js';
-import { StagedOutputs } from './stagedOutputs.js';
+import { outputLedgerInconsistency, queuedEntryLeft } from './outputLedgerInvariants.js';
+import type { KeyEntry } from './keyEntry.js';
+import { DerivedOutputs } from './derivedOutputs.js';
+import { dumpDerived } from './derivedDump.js';
 
 /**
- * How many runs wait at most before they are settled. Enough to load each half's code once for many inputs;
- * few enough that the waiting results are still in a core's caches when they are settled, and that the run
- * lists, which keep their capacity, stay small (3 KB each) after a flush or a construction of 100k inputs.
+ * How many runs wait at most before they are settled: enough to load each half's code once for many inputs,
+ * few enough that the waiting results are still in a core's caches and the run lists stay small.
  */
 const RUNS_PER_SETTLE = 128;
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
 
-
-/** @internal */
-export class DerivedCollection<I, O> extends CollectionNode<O> {
-  /**
-   * Every key that is an input (the parent holds it) or an output (some input produces it), and, until its
-   * batch is out, every output key that stopped being produced.
-   */
-  private readonly entries = new Map<string, KeyEntry<O>>();
+/**
+ * @internal The engine of every derived collection: per transaction it gathers the affected inputs, reruns
+ * their transforms and settles each result into the output side (`DerivedOutputs`). The dependency index
+ * finds the inputs a fetched collection's change affects; the transform context records what a run fetched.
+ */
+export class DerivedCollection<I, O> extends DerivedOutputs<O> {
   private readonly deps: DependencyIndex<KeyEntry<O>>;
   /** The parent's batches since the last flush, and their keys. */
   private readonly parentEvents = new ScratchList<readonly Event<unknown>[]>();
@@ -57,26 +49,19 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private retry: KeyEntry<O>[] = [];
   /** The rank this collection had when the running flush started (Infinity outside a flush). */
   private flushRank = Infinity;
-  private readonly ledger: OutputLedger<O>;
   /**
    * Runs waiting to be settled (their results staged, compared, frozen and handed to the ledger): entry,
-   * result and what the run read, side by side. A flush (or construction) of many inputs runs a stretch of
-   * transforms before it settles their results, because the two halves together are more code than a core's
-   * 32 KB instruction cache holds: run one after the other per input, each evicted the other's code, in
-   * every input (`npm run bench:counts -- --only fanout`: 173 simulated instruction-cache misses per input
-   * before, 16 after). Only the runs' order against the settling changes: transforms read other collections
-   * alone, and every effect on this collection (settling, errors, removals) keeps its order, since anything
-   * but a plain result settles the waiting runs first.
+   * result and what the run read, side by side. A flush of many inputs runs a stretch of transforms before
+   * it settles their results, so that each half's code stays in the instruction cache for the stretch.
+   * Only the runs' order against the settling changes: transforms read other collections alone, and every
+   * effect on this collection (settling, errors, removals) keeps its order, since anything but a plain
+   * result settles the waiting runs first.
    */
   private readonly ranEntries = new ScratchList<KeyEntry<O>>();
   private readonly ranResults = new ScratchList<unknown>();
   private readonly ranDeps = new ScratchList<DepList>();
-  /** A run's outputs between the transform and `applyOutputs`. */
-  private readonly staged = new StagedOutputs<O>();
   /** The context of the next transform run (reused: runs within one collection never nest). */
   private context: TransformContext | undefined;
-  /** Transform runs so far (metrics, benchmarks). */
-  recomputations = 0;
   /**
    * Some transform fetched the parent: its batches then also go through the dependency index. Kept by the
    * index's first and last use of the parent, so that a parent's batch costs no lookup in the index.
@@ -84,12 +69,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   private fetchesParent = false;
   /** A parent's batch may name a key twice (see `flush`: each event sets the input's value, the last one stays). */
   readonly takesRepeatedKeys = true;
-  /**
-   * Both this collection and its parent key objects with the default `keyOf`: an output with its input's
-   * `metadata.name` and `namespace` then has its input's key (see `stageOne`).
-   */
-  private readonly keysFollowNames: boolean;
-
   constructor(
     private readonly parent: InternalCollection<I>,
     private readonly transform: ManyTransform<I, O>,
@@ -100,8 +79,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     /** The transform returns one output (or undefined/null), not an array: no array per run. */
     private readonly singleOutput = false,
   ) {
-    super(opts, defaultName);
-    this.keysFollowNames = this.defaultKeyed && parent.defaultKeyed;
+    super(opts, defaultName, parent.defaultKeyed);
     this.deps = new DependencyIndex<KeyEntry<O>>(
       {
         // A transform may fetch its own parent: that edge exists already and must outlive the last fetch.
@@ -117,7 +95,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       },
       this.entries,
     );
-    this.ledger = new OutputLedger<O>(this.entries, new LedgerHostOf<I, O>(this, this.eq));
     parent.addDependent(this);
     // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
     // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
@@ -132,52 +109,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.ledger.reportConflicts();
     this.start(opts);
     this.evaluateSync();
-  }
-
-  // ---- reading: the visible state is the entries' values (no second map from key to value) ----------
-
-  override getKey(key: string): O | undefined {
-    return this.entries.get(key)?.value;
-  }
-
-  override list(): O[] {
-    const out: O[] = [];
-    for (const e of this.entries.values()) if (e.value !== undefined) out.push(e.value);
-    return out;
-  }
-
-  override values(): IterableIterator<O> {
-    return visibleValues(this.entries);
-  }
-
-  override forEachKeyed(fn: (value: O, key: string) => void): void {
-    for (const [k, e] of this.entries) if (e.value !== undefined) fn(e.value, k);
-  }
-
-  override get size(): number {
-    return this.ledger.visibleCount;
-  }
-
-  /**
-   * The lookup follows the entries, whose order is `values()` order: every entry has its place in it, and
-   * an entry without a visible value (an input whose transform produced nothing, an output key between owners)
-   * keeps an empty one.
-   */
-  protected override buildSelectorLookup(): SelectorLookup<O> {
-    const lookup = new SelectorLookup<O>();
-    for (const [k, e] of this.entries) {
-      if (e.value !== undefined) lookup.set(k, e.value);
-      else lookup.reserve(k);
-    }
-    return lookup;
-  }
-
-  protected override lookupInconsistency(): string | undefined {
-    const lookup = this.selectorLookup;
-    if (lookup === undefined) return undefined;
-    const visible = new Map<string, O | undefined>();
-    for (const [k, e] of this.entries) visible.set(k, e.value);
-    return lookup.inconsistency(visible);
   }
 
   override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[], keys: readonly string[]): void {
@@ -211,7 +142,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       }
     }
     // Most flushes have batches from the parent alone, or from fetched collections alone: the lists of the
-    // other kind are empty, and emptying them is a call each (B1 as transactions pays every flush's fixed cost).
+    // other kind are empty, and emptying them is a call each, paid by every single-update transaction.
     if (parentBatches > 0) {
       this.parentKeys.reset();
       this.parentEvents.reset();
@@ -266,19 +197,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     this.ledger.emitChanged();
   }
 
-  /** The entry of an input key, created on first sight. */
-  private record(key: string): KeyEntry<O> {
-    let r = this.entries.get(key);
-    if (r === undefined) {
-      const kept = storedKey(key);
-      r = new KeyEntry<O>(kept);
-      this.entries.set(kept, r);
-      this.selectorLookup?.reserve(kept);
-    }
-    r.isInput = true;
-    return r;
-  }
-
   /** Adds an input to this flush's work, once. */
   private queue(r: KeyEntry<O>): void {
     if (r.queued) return;
@@ -297,26 +215,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     if (!this.parent.hasSynced()) return false;
     for (const src of this.deps.sources()) if (!src.hasSynced()) return false;
     return true;
-  }
-
-  /** @internal The ledger changed a key's visible value: the lookup and the indexes follow. */
-  outputChanged(key: string, old: O | undefined, value: O | undefined): void {
-    const lookup = this.selectorLookup;
-    if (lookup !== undefined) {
-      if (value === undefined) lookup.vacate(key);
-      else lookup.set(key, value);
-    }
-    this.updateIndexes(key, old, value);
-  }
-
-  /** @internal The ledger dropped an entry. */
-  entryDropped(key: string): void {
-    this.selectorLookup?.delete(key);
-  }
-
-  /** @internal The ledger's batch. */
-  emitOutputs(events: Event<O>[], keys: readonly string[]): void {
-    this.emit(events, keys);
   }
 
   /**
@@ -356,7 +254,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
       this.removeInput(rec);
       return;
     }
-    this.recomputations++;
+    this.counters.recomputations++;
     const ctx = this.contextFor(rec);
     let result: unknown;
     try {
@@ -434,43 +332,6 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     staged.clear();
   }
 
-  /** Stages the result of a single-output transform. */
-  private stageOne(o: O | undefined | null, rec: KeyEntry<O>): void {
-    if (o === undefined || o === null) return;
-    // Most outputs are keyed like their input: that key string is then shared, and no new one is built.
-    // Named like the input, they are known to be without reading the key (see sameObjectName).
-    const keyedLikeInput = (this.keysFollowNames && sameObjectName(o, rec.input)) || this.hasKey(o, rec.key);
-    const visible = keyedLikeInput && rec.owner === rec ? rec.value : undefined;
-    if (visible === undefined) {
-      this.staged.one(keyedLikeInput ? rec.key : this.keyOf(o), freezeOutput(o));
-    } else if (this.ledger.same(visible, o, rec.key)) {
-      // The rerun produced what is visible: the visible object stays, and the new one is neither frozen nor
-      // kept, so an update that changes no output (most updates, in a controller) leaves nothing behind.
-      this.staged.one(rec.key, visible);
-    } else {
-      // Compared here, inside the run, so that only a value that will be handed out is frozen (a freeze
-      // that throws is still this run's failure); the ledger need not compare it again.
-      this.staged.one(rec.key, freezeOutput(o));
-      this.staged.differs = true;
-    }
-  }
-
-  /** Stages a many-output transform's result; two outputs with one key: the last wins (reported). */
-  private stageMany(result: readonly O[] | undefined | null, rec: KeyEntry<O>): void {
-    if (Array.isArray(result) && result.length === 1 && result[0] !== undefined && result[0] !== null) {
-      this.stageOne(result[0], rec);
-      return;
-    }
-    const m = keyOutputs(result, this.keyOf, (o, k) =>
-      this.reportError(
-        new TransformError(this.name, rec.key, new KeyError(this.name, o, `output key ${JSON.stringify(k)} returned twice by one transform run; the last one wins`)),
-      ),
-    );
-    if (m === undefined) return;
-    if (m.size === 1) for (const [k, v] of m) this.staged.one(k, v);
-    else this.staged.many = m;
-  }
-
   private fail(rec: KeyEntry<O>, deps: DepList, e: unknown): void {
     const err = new TransformError(this.name, this.keyedInputs ? rec.key : undefined, e);
     rec.error = err.message;
@@ -523,24 +384,7 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
   }
 
   override dump(): CollectionDump {
-    const inputs: Record<string, InputDump> = {};
-    for (const [k, r] of this.entries) {
-      if (!r.isInput) continue;
-      const d: InputDump = {};
-      if (r.hasOutputs()) d.outputs = r.outputKeys().sort();
-      if (r.deps !== undefined) d.dependencies = depArray(r.deps).map((x) => x.source.name).sort();
-      if (r.error !== undefined) (d as InputDump & { error?: string }).error = r.error;
-      inputs[k] = d;
-    }
-    const outputs: Record<string, O> = {};
-    for (const [k, e] of this.entries) if (e.value !== undefined) outputs[k] = e.value;
-    return { outputs, inputCollection: this.parent.name, inputs, synced: this.hasSynced() };
-  }
-
-  /** Strict mode: after a commit no entry may still be marked queued (a later flush would skip it, and lose its change). */
-  private queuedLeft(): string | undefined {
-    for (const e of this.entries.values()) if (e.queued) return `input ${JSON.stringify(e.key)} is still marked queued after its flush`;
-    return undefined;
+    return dumpDerived(this.entries, this.parent.name, this.hasSynced());
   }
 
   override checkInvariants(): void {
@@ -548,41 +392,8 @@ export class DerivedCollection<I, O> extends CollectionNode<O> {
     const bad =
       outputLedgerInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq) ??
       this.deps.inconsistency() ??
-      this.queuedLeft() ??
+      queuedEntryLeft(this.entries) ??
       (this.fetchesParent !== this.deps.uses(this.parent.uid) ? `fetchesParent is ${this.fetchesParent}, but the dependency index says otherwise` : undefined);
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
-  }
-}
-
-/**
- * The ledger's view of its collection. Methods on a prototype, not closures made per collection: a closure
- * is a new call target for every graph, and V8 throws away optimized code that inlined one once its graph is
- * collected (a graph built, dropped and built again then ran unoptimized after every gc).
- */
-class LedgerHostOf<I, O> implements LedgerHost<O> {
-  readonly name: string;
-
-  constructor(
-    private readonly c: DerivedCollection<I, O>,
-    /** The collection's equality: a shared function unless the user gave one. */
-    readonly eq: (a: O, b: O) => boolean,
-  ) {
-    this.name = c.name;
-  }
-
-  visibleChanged(key: string, old: O | undefined, value: O | undefined): void {
-    this.c.outputChanged(key, old, value);
-  }
-
-  entryDropped(key: string): void {
-    this.c.entryDropped(key);
-  }
-
-  emitBatch(events: Event<O>[], keys: readonly string[]): void {
-    this.c.emitOutputs(events, keys);
-  }
-
-  reportError(err: TransformError): void {
-    this.c.reportError(err);
   }
 }

@@ -10,18 +10,14 @@ import type { TrackedInput } from './dependencyIndex.js';
 
 /**
  * The bits of `KeyEntry.flags`: 1 isInput, 2 applied, 4 rewritten, 8 changed, 16 queued. The accessors
- * write them as literals. Read from module constants (a context load and a hole check each) a setter took
- * 41 bytes of bytecode, over the 27 below which V8's optimizing compiler inlines a call whatever its
- * budget; called from a large function such as the derived flush, where accessor calls come last (their
- * frequency unknown), a setter stayed a call whenever the budget ran out first. At 21-24 bytes each is
- * always inlined. (TypeScript's const enums would be literals too, but not with `isolatedModules`.)
+ * write them as literals, which keeps each small enough for V8 to inline it wherever it is called.
  */
 const KEPT_BY_CLEAR_INPUT = 4 | 8 | 16;
 
 /**
  * What few entries need, kept in an object that exists only while one of them is set: several outputs,
  * other inputs waiting for the key, or a failing run's state. A field each would cost every key of a
- * 100k-object collection 0.8 MB per field, and each makes the entry longer to read.
+ * large collection memory, and make the entry longer to read.
  */
 interface Rare<O> {
   many: ReadonlyMap<string, O> | undefined;
@@ -33,7 +29,7 @@ interface Rare<O> {
 /** @internal One key of a derived collection: its input side, its output side, or both. */
 export class KeyEntry<O> implements TrackedInput {
   // ---- input side: the parent holds an object under this key ----
-  /** `isInput`, `applied`, `rewritten`, `changed` and `queued` as bits of one number (a field each would cost 8 bytes a key). */
+  /** `isInput`, `applied`, `rewritten`, `changed` and `queued` as bits of one number (a field each costs memory per key). */
   private flags = 0;
   /**
    * The parent's value for the key, as its last batch said (undefined: not an input). A recompute that a
@@ -154,8 +150,8 @@ export class KeyEntry<O> implements TrackedInput {
   }
 
   /**
-   * A run succeeded: no error to show. Every run calls it, and the setter's 65 bytes of bytecode stayed a
-   * call; this checks the side object inline and calls the setter only when there is one.
+   * A run succeeded: no error to show. Every run calls it, and the setter is too large to be inlined;
+   * this checks the side object inline and calls the setter only when there is one.
    */
   clearError(): void {
     if (this.rare !== undefined) this.error = undefined;

@@ -226,3 +226,45 @@ export class OutputLedger<O> {
     }
   }
 }
+
+/** @internal What a ledger's collection offers, as the derived collection implements it. */
+export interface LedgerOwner<O> {
+  readonly name: string;
+  outputChanged(key: string, old: O | undefined, value: O | undefined): void;
+  entryDropped(key: string): void;
+  emitOutputs(events: Event<O>[], keys: readonly string[]): void;
+  reportError(err: TransformError): void;
+}
+
+/**
+ * @internal The ledger's view of its collection. Methods on a prototype, not closures made per collection:
+ * a closure is a new call target for every graph, and V8 throws away optimized code that inlined one once
+ * its graph is collected.
+ */
+export class LedgerHostOf<O> implements LedgerHost<O> {
+  readonly name: string;
+
+  constructor(
+    private readonly c: LedgerOwner<O>,
+    /** The collection's equality: a shared function unless the user gave one. */
+    readonly eq: (a: O, b: O) => boolean,
+  ) {
+    this.name = c.name;
+  }
+
+  visibleChanged(key: string, old: O | undefined, value: O | undefined): void {
+    this.c.outputChanged(key, old, value);
+  }
+
+  entryDropped(key: string): void {
+    this.c.entryDropped(key);
+  }
+
+  emitBatch(events: Event<O>[], keys: readonly string[]): void {
+    this.c.emitOutputs(events, keys);
+  }
+
+  reportError(err: TransformError): void {
+    this.c.reportError(err);
+  }
+}

@@ -47,3 +47,9 @@ export function outputLedgerInconsistency<I, O>(
   if (visibleCount !== size) return `${visibleCount} outputs are visible but the collection's size is ${size}`;
   return undefined;
 }
+
+/** @internal Strict mode: after a commit no entry may still be marked queued (a later flush would skip it, and lose its change). */
+export function queuedEntryLeft<O>(entries: ReadonlyMap<string, KeyEntry<O>>): string | undefined {
+  for (const e of entries.values()) if (e.queued) return `input ${JSON.stringify(e.key)} is still marked queued after its flush`;
+  return undefined;
+}
