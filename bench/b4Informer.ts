@@ -2,7 +2,7 @@
 import { CoreV1Api, makeInformer, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { newCollection, type Collection } from '../src/index.js';
 import { newInformer } from '../src/kube/index.js';
-import { startApiServer, type ApiServer } from '../src/testing/apiserver/index.js';
+import { startApiServer, type ApiServer } from '../src/apiserver/index.js';
 import { compare, median, type BenchOptions, type Row, type Scenario, type Variant } from './harness.js';
 import { Countdown } from './fixtures.js';
 

@@ -18,6 +18,7 @@ const CORE = [
 ];
 const KUBE = ['newInformer'];
 const TESTING = ['startApiServer'];
+const APISERVER = ['startApiServer'];
 
 describe('the built package', () => {
   let out: string;
@@ -26,17 +27,19 @@ describe('the built package', () => {
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(out, 'dist')], { cwd: root, stdio: 'pipe' });
   }, 120_000);
 
-  it('should export every API.md name from rxkrt, rxkrt/kube and rxkrt/testing', () => {
+  it('should export every API.md name from rxkrt, rxkrt/kube, rxkrt/testing and rxkrt/apiserver', () => {
     // A copy of package.json beside the build lets `import 'rxkrt'` resolve through `exports`.
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
     execFileSync('bash', ['-c', `cat > '${join(out, 'package.json')}'`], { input: JSON.stringify(pkg) });
     execFileSync('ln', ['-s', join(root, 'node_modules'), join(out, 'node_modules')]);
     const script = `
       const core = await import('rxkrt'); const kube = await import('rxkrt/kube'); const testing = await import('rxkrt/testing');
+      const apiserver = await import('rxkrt/apiserver');
       const missing = [
         ...${JSON.stringify(CORE)}.filter((n) => typeof core[n] !== 'function'),
         ...${JSON.stringify(KUBE)}.filter((n) => typeof kube[n] !== 'function'),
         ...${JSON.stringify(TESTING)}.filter((n) => typeof testing[n] !== 'function'),
+        ...${JSON.stringify(APISERVER)}.filter((n) => typeof apiserver[n] !== 'function'),
       ];
       const s = core.newStaticCollection([{ metadata: { name: 'a', namespace: 'ns' } }]);
       const c = core.newCollection(s, (ctx, o) => ({ metadata: o.metadata, n: core.fetch(ctx, s).length }));

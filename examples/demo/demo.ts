@@ -2,7 +2,7 @@
 import { KubeConfig, type V1Namespace, type V1Pod, type V1Service } from '@kubernetes/client-node';
 import { collectionStats, equals, type Collection } from '../../src/index.js';
 import { newInformer, informerStats, newStatusWriter, type StatusWriter } from '../../src/kube/index.js';
-import { startApiServer, type ApiServer } from '../../src/testing/apiserver/index.js';
+import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
 import { buildRegistry, type Registry } from '../workload-registry/registry.js';
 import { registryFromScratch } from '../workload-registry/fromScratch.js';
 import { POLICY_API_VERSION, type AccessPolicy } from '../workload-registry/types.js';

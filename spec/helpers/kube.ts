@@ -8,7 +8,7 @@ import {
 } from '@kubernetes/client-node';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { keyOf, type Collection, type Event, type TransformError } from '../../src/index.js';
-import { startApiServer, type ApiServer, type ApiServerOptions } from '../../src/testing/apiserver/index.js';
+import { startApiServer, type ApiServer, type ApiServerOptions } from '../../src/apiserver/index.js';
 
 /**
  * Polls until `cond` holds (waiting, not a timing assertion: the deadline is generous and only turns a

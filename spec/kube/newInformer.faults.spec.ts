@@ -3,7 +3,7 @@ import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/glob
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
 import { setLogger } from '../../src/index.js';
 import { newInformer, informerStats } from '../../src/kube/index.js';
-import type { ExpiredWatchMode } from '../../src/testing/apiserver/index.js';
+import type { ExpiredWatchMode } from '../../src/apiserver/index.js';
 import {
   Harness,
   Replica,

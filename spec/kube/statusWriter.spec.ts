@@ -2,7 +2,7 @@ import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/glob
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { DebugHandler, UsageError, newStaticCollection, newStatusCollection, setLogger, type Collection } from '../../src/index.js';
 import { newInformer, newStatusWriter, type StatusWriter, type StatusWriterOptions } from '../../src/kube/index.js';
-import type { ApiServer } from '../../src/testing/apiserver/index.js';
+import type { ApiServer } from '../../src/apiserver/index.js';
 import { Subscription, type SchedulerLike } from 'rxjs';
 import { Harness, installCrd, pause, recordingScheduler, requestsTo, until } from '../helpers/kube.js';
 

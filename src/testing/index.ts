@@ -20,4 +20,4 @@ export {
 export { seededRandom } from './seededRandom.js';
 
 /* Embedded API server */
-export { startApiServer, type ApiServer, type ApiServerOptions, type FaultOptions } from './apiserver/index.js';
+export { startApiServer, type ApiServer, type ApiServerOptions, type FaultOptions } from '../apiserver/index.js';

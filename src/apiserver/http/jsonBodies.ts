@@ -1,0 +1,56 @@
+// node:http plumbing: reading bodies, writing JSON and Status responses.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonValue } from '../apimachinery/json.js';
+import { badRequest, StatusError } from '../apimachinery/statusError.js';
+
+const MAX_BODY_BYTES = 3 * 1024 * 1024; // the API server's own request size limit
+
+/**
+ * Reads and decodes a JSON request body. kubectl and client-node always send JSON, also for
+ * `application/apply-patch+yaml` (JSON is valid YAML). YAML proper is not decoded: the project has no
+ * YAML parser of its own, and client-node's `loadYaml` maps known kinds through its model classes,
+ * which renames fields (`x-kubernetes-preserve-unknown-fields` becomes `xKubernetesPreserveUnknownFields`).
+ *
+ * @throws StatusError `400` for an undecodable body (YAML included), `413` for an oversized one, `415` for
+ *   a media type other than JSON or YAML (protobuf, CBOR).
+ */
+export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | undefined> {
+  const media = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (media !== '' && !/json|yaml/.test(media)) {
+    // kubectl sends protobuf for built-in kinds in some commands (`kubectl create configmap`): it does not
+    // fall back to JSON after this 415, so those commands fail here (`kubectl create -f` sends JSON).
+    throw new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new StatusError(413, 'RequestEntityTooLarge', 'the request body is too large');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (e) {
+    const hint = /yaml/.test(media) ? ' (only the JSON form of YAML is supported)' : '';
+    throw badRequest(`the body of the request could not be decoded${hint}: ${(e as Error).message}`);
+  }
+}
+
+/** Sends a JSON response, unless the connection is already gone (a closed server, a cut client). */
+export function sendJson(res: ServerResponse, status: number, body: JsonValue, headers: Record<string, string> = {}): void {
+  if (res.destroyed || res.writableEnded) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Sends any thrown value as a `Status`: StatusErrors keep their code, anything else is a `500`. */
+export function sendError(res: ServerResponse, error: unknown): void {
+  const statusError = error instanceof StatusError ? error : new StatusError(500, 'InternalError', `Internal error occurred: ${String((error as Error)?.message ?? error)}`);
+  const headers: Record<string, string> = {};
+  const retry = statusError.details?.retryAfterSeconds;
+  if (retry !== undefined) headers['Retry-After'] = String(retry);
+  sendJson(res, statusError.code, statusError.toStatus(), headers);
+}

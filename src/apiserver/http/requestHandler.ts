@@ -1,0 +1,84 @@
+// The top of every request: log it, apply injected faults, route it, and answer errors as Status objects.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { reasonForCode, StatusError, unknownPath } from '../apimachinery/statusError.js';
+import { apiGroupDoc, apiGroupListDoc, apiResourceListDoc, apiVersionsDoc, versionDoc } from '../kinds/discovery.js';
+import { openApiGroupVersionDoc, openApiIndexDoc } from '../kinds/openapi.js';
+import type { ServerState } from '../serverState.js';
+import type { WatchHub } from '../watch/watchHub.js';
+import type { Faults } from './faults.js';
+import { sendError, sendJson } from './jsonBodies.js';
+import { handleResource } from './resourceHandler.js';
+import { resolveRoute } from './router.js';
+
+/** One entry of the request log. `path` includes the query string. */
+export interface RequestRecord {
+  readonly method: string;
+  readonly path: string;
+}
+
+/** What the request handler needs beyond the server state. */
+export interface ServerContext {
+  readonly state: ServerState;
+  readonly hub: WatchHub;
+  readonly faults: Faults;
+  /** Bounded request log, oldest first. */
+  readonly log: RequestRecord[];
+  readonly logLimit: number;
+  /** `127.0.0.1:PORT`, advertised by `/api`. */
+  serverAddress: string;
+  /** Resolves after `ms` on the server's clock; cancelled on close. */
+  sleep(ms: number): Promise<void>;
+}
+
+/** Handles one HTTP request end to end; never rejects (every failure becomes a `Status` response). */
+export async function handleRequest(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const path = url.pathname + url.search;
+  ctx.log.push({ method, path });
+  if (ctx.log.length > ctx.logLimit) ctx.log.splice(0, ctx.log.length - ctx.logLimit);
+  try {
+    const fault = ctx.faults.take(method, path);
+    if (fault.delayMs > 0) {
+      await ctx.sleep(fault.delayMs);
+      // The server may have closed (and cut this connection) while we slept.
+      if (res.destroyed) return;
+    }
+    if (fault.failStatus !== undefined) {
+      const code = fault.failStatus;
+      // 429 and 503 tell clients when to come back, as real servers do.
+      const retry = code === 429 || code === 503 ? { retryAfterSeconds: 1 } : undefined;
+      throw new StatusError(code, reasonForCode(code), `injected failure (HTTP ${code}) for ${method} ${url.pathname}`, retry);
+    }
+    await route(ctx, req, res, method, url);
+  } catch (e) {
+    sendError(res, e);
+  }
+}
+
+async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+  const r = resolveRoute(url.pathname, ctx.state.registry);
+  if (r.type === 'resource') return handleResource(ctx.state, ctx.hub, req, res, r, url);
+  if (method !== 'GET' && method !== 'HEAD') throw new StatusError(405, 'MethodNotAllowed', `${method} is not allowed on ${url.pathname}`);
+  const registry = ctx.state.registry;
+  switch (r.type) {
+    case 'root':
+      return sendJson(res, 200, { paths: ['/api', '/api/v1', '/apis', ...[...registry.groups().keys()].map((g) => `/apis/${g}`), '/healthz', '/version'] });
+    case 'version': return sendJson(res, 200, versionDoc());
+    case 'health': {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('ok');
+      return;
+    }
+    case 'apiVersions': return sendJson(res, 200, apiVersionsDoc(ctx.serverAddress));
+    case 'groupList': return sendJson(res, 200, apiGroupListDoc(registry));
+    case 'group': return sendJson(res, 200, apiGroupDoc(registry, r.group) ?? notFound());
+    case 'resourceList': return sendJson(res, 200, apiResourceListDoc(registry, r.groupVersion) ?? notFound());
+    case 'openApiIndex': return sendJson(res, 200, openApiIndexDoc(registry));
+    case 'openApiGroupVersion': return sendJson(res, 200, openApiGroupVersionDoc(registry, r.groupVersion) ?? notFound());
+  }
+}
+
+function notFound(): never {
+  throw unknownPath();
+}

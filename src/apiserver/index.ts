@@ -1,0 +1,7 @@
+// rxkrt/apiserver: the embedded Kubernetes API server's public surface (rxkrt/testing re-exports startApiServer).
+export { startApiServer } from './startApiServer.js';
+export type { ApiServer, ApiServerOptions, FaultOptions } from './startApiServer.js';
+export type { RequestRecord } from './http/requestHandler.js';
+export type { RequestMatcher } from './http/faults.js';
+export type { ExpiredWatchMode } from './watch/watchHub.js';
+export type { Clock, TimerHandle } from './clock.js';

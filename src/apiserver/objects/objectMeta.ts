@@ -1,0 +1,74 @@
+// Object identity and metadata rules shared by every write: type checks, names, generation.
+import { randomInt } from 'node:crypto';
+import { isJsonObject, jsonEqual, type JsonObject } from '../apimachinery/json.js';
+import { invalid, StatusError } from '../apimachinery/statusError.js';
+import type { ResourceType } from '../kinds/resourceType.js';
+
+/** Metadata fields only the server sets; on update they are carried over from the stored object. */
+export const SERVER_METADATA = [
+  'uid', 'creationTimestamp', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink',
+] as const;
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+// The alphabet apimachinery's generateName uses: no vowels, no look-alike characters.
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/**
+ * Checks a request body against the URL's resource and returns a working copy with `apiVersion`
+ * and `kind` filled in (clients may leave them out) and `metadata` guaranteed to be an object.
+ *
+ * @throws StatusError `400` when the body is not an object; `422 Invalid` when kind or apiVersion name
+ *   another resource.
+ */
+export function checkTypeMeta(rt: ResourceType, body: unknown, name = ''): JsonObject & { metadata: JsonObject } {
+  if (!isJsonObject(body)) throw new StatusError(400, 'BadRequest', 'the request body must be a JSON object');
+  const obj = structuredClone(body);
+  const causes: Array<{ field: string; message: string }> = [];
+  if (obj.apiVersion !== undefined && obj.apiVersion !== rt.groupVersion) {
+    causes.push({ field: 'apiVersion', message: `Invalid value: ${JSON.stringify(obj.apiVersion)}: must be ${rt.groupVersion}` });
+  }
+  if (obj.kind !== undefined && obj.kind !== rt.kind) {
+    causes.push({ field: 'kind', message: `Invalid value: ${JSON.stringify(obj.kind)}: must be ${rt.kind}` });
+  }
+  if (obj.metadata !== undefined && !isJsonObject(obj.metadata)) causes.push({ field: 'metadata', message: 'Invalid value: must be an object' });
+  const metaName = isJsonObject(obj.metadata) && typeof obj.metadata.name === 'string' ? obj.metadata.name : name;
+  if (causes.length) throw invalid(rt.kind, metaName, causes, rt.group);
+  obj.apiVersion = rt.groupVersion;
+  obj.kind = rt.kind;
+  if (!isJsonObject(obj.metadata)) obj.metadata = {};
+  return obj as JsonObject & { metadata: JsonObject };
+}
+
+/**
+ * Validates an object name: a DNS-1123 subdomain, or a DNS-1123 label for namespaces.
+ *
+ * @throws StatusError `422 Invalid`.
+ */
+export function validateName(rt: ResourceType, name: string): void {
+  const label = rt.kind === 'Namespace' && rt.group === '';
+  const ok = label ? name.length <= 63 && DNS_LABEL.test(name) : name.length <= 253 && DNS_SUBDOMAIN.test(name);
+  if (!ok) {
+    const rule = label ? 'a lowercase RFC 1123 label' : 'a lowercase RFC 1123 subdomain';
+    throw invalid(rt.kind, name, [{ field: 'metadata.name', message: `Invalid value: ${JSON.stringify(name)}: must be ${rule}` }], rt.group);
+  }
+}
+
+/** `prefix` plus five random characters, as `metadata.generateName` produces. */
+export function generatedName(prefix: string): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[randomInt(NAME_ALPHABET.length)];
+  return prefix + suffix;
+}
+
+/**
+ * Whether a write changes what `metadata.generation` tracks: everything except `metadata` and `status`
+ * (the CRD rule; for built-ins that is `spec` plus top-level data such as a ConfigMap's `data`).
+ */
+export function specChanged(before: JsonObject, after: JsonObject): boolean {
+  const strip = (o: JsonObject): JsonObject => {
+    const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
+    return rest;
+  };
+  return !jsonEqual(strip(before), strip(after));
+}

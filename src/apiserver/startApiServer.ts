@@ -1,0 +1,160 @@
+// Starts the embedded API server on 127.0.0.1 and hands back its URL, client configs and fault hooks.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { reasonForCode, StatusError } from './apimachinery/statusError.js';
+import { realClock, type Clock, type TimerHandle } from './clock.js';
+import { checkFailureStatus, Faults, type RequestMatcher } from './http/faults.js';
+import { kubeConfigFor, kubeconfigYaml } from './http/kubeconfig.js';
+import { handleRequest, type RequestRecord, type ServerContext } from './http/requestHandler.js';
+import { builtinHooks } from './kinds/builtinHooks.js';
+import { ResourceRegistry } from './kinds/resourceRegistry.js';
+import { createObject } from './objects/createObject.js';
+import type { ServerState } from './serverState.js';
+import { Store } from './storage/store.js';
+import { WatchHub, type ExpiredWatchMode } from './watch/watchHub.js';
+
+/** Options of {@link startApiServer}; every one has a default. */
+export interface ApiServerOptions {
+  /** TCP port on 127.0.0.1; `0` (default) picks a free one. */
+  port?: number;
+  /** Time source for timestamps, bookmarks, watch timeouts and injected delays (default: wall clock). */
+  clock?: Clock;
+  /** How many events the history keeps for watch replays and continue tokens (default 10 000). */
+  historySize?: number;
+  /** Period of watch BOOKMARK events when a client allows them (default 5 000 ms). */
+  bookmarkIntervalMs?: number;
+  /** How expired watches are answered (default `'alternate'`: HTTP 410, then in-stream ERROR, …). */
+  expiredWatch?: ExpiredWatchMode;
+  /** How many requests {@link ApiServer.requests} keeps (default 1 000). */
+  requestLogLimit?: number;
+}
+
+/** Options of the fault hooks. */
+export interface FaultOptions {
+  /** Which requests the fault applies to; `path` includes the query string. Default: all. */
+  match?: RequestMatcher;
+}
+
+/** A running in-memory Kubernetes API server. */
+export interface ApiServer {
+  /** `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  /** A fresh client-node `KubeConfig` pointing at this server (namespace `default`). */
+  kubeConfig(): KubeConfig;
+  /** The text of a kubeconfig file pointing at this server, for kubectl or `KubeConfig.loadFromString`. */
+  kubeconfigYaml(): string;
+  /** Stops listening, ends every watch and drops every connection. Safe to call twice. */
+  close(): Promise<void>;
+  /** Cuts every open watch stream (a clean end; clients reconnect from their last resourceVersion). */
+  dropWatches(): void;
+  /**
+   * Ends every open watch stream with an in-stream `ERROR` event whose `Status` has `status` (default 500), as
+   * a server whose storage failed under the watch does (410 is {@link compact}'s business and is refused here).
+   *
+   * @throws RangeError for a status outside 400–599, or 410.
+   */
+  failWatches(status?: number): void;
+  /** Forgets the event history: watches and continue tokens from before the current resourceVersion get 410. */
+  compact(): void;
+  /** Answers the next `n` matching requests with `status` (default 503) and a `Status` body. */
+  failNext(n: number, status?: number, opts?: FaultOptions): void;
+  /** Delays the next `n` matching requests by `ms`. */
+  delayNext(n: number, ms: number, opts?: FaultOptions): void;
+  /** The most recent requests, oldest first (a snapshot; `path` includes the query string). */
+  readonly requests: ReadonlyArray<RequestRecord>;
+  /** The global resourceVersion counter, as a decimal string. */
+  resourceVersion(): string;
+  /** How many watch streams are open right now. */
+  openWatches(): number;
+}
+
+/** Namespaces every cluster starts with. */
+const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/**
+ * Starts an in-memory API server on 127.0.0.1 that speaks the Kubernetes REST API: discovery, CRUD,
+ * patch (merge, JSON, strategic-as-merge, server-side apply), list with selectors and pagination,
+ * watch with replay, bookmarks and 410s, CRDs served as soon as they are created.
+ *
+ * @throws RangeError for a non-positive `bookmarkIntervalMs` or `historySize`.
+ * @example
+ * const server = await startApiServer();
+ * const core = server.kubeConfig().makeApiClient(CoreV1Api);
+ * await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'c' } } });
+ * await server.close();
+ */
+export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  const bookmarkIntervalMs = opts.bookmarkIntervalMs ?? 5_000;
+  if (!(bookmarkIntervalMs > 0)) throw new RangeError(`bookmarkIntervalMs must be positive, got ${bookmarkIntervalMs}`);
+  const clock = opts.clock ?? realClock;
+  const state: ServerState = {
+    store: new Store({ historySize: opts.historySize }),
+    registry: new ResourceRegistry(),
+    clock,
+    hooks: builtinHooks(),
+  };
+  const nsType = state.registry.byPlural('v1', 'namespaces')!;
+  for (const name of INITIAL_NAMESPACES) createObject(state, nsType, undefined, { metadata: { name } }, { manager: 'rxkrt-apiserver' });
+
+  const hub = new WatchHub(state, { bookmarkIntervalMs, expired: opts.expiredWatch ?? 'alternate' });
+  const faults = new Faults();
+  const sleeping = new Map<TimerHandle, () => void>();
+  let closed = false;
+  const ctx: ServerContext = {
+    state, hub, faults,
+    log: [],
+    logLimit: opts.requestLogLimit ?? 1_000,
+    serverAddress: '',
+    sleep: (ms) => new Promise<void>((resolve) => {
+      const timer = clock.setTimeout(() => { sleeping.delete(timer); resolve(); }, ms);
+      sleeping.set(timer, resolve);
+    }),
+  };
+
+  const server = createServer((req, res) => {
+    // After close, a delayed request wakes up to a destroyed socket: sendJson skips it.
+    if (closed) { res.destroy(); return; }
+    void handleRequest(ctx, req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => { server.off('error', reject); resolve(); });
+  });
+  const { port } = server.address() as AddressInfo;
+  ctx.serverAddress = `127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    kubeConfig: () => kubeConfigFor(url),
+    kubeconfigYaml: () => kubeconfigYaml(url),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        closed = true;
+        hub.close();
+        faults.clear();
+        for (const [timer, wake] of sleeping) { timer.cancel(); wake(); }
+        sleeping.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+    dropWatches: () => hub.dropAll(),
+    failWatches: (status = 500) => {
+      checkFailureStatus(status, 'failWatches');
+      if (status === 410) throw new RangeError('failWatches: 410 is how expired watches are answered; use compact()');
+      hub.failAll(new StatusError(status, reasonForCode(status), `injected watch failure: ${status} ${reasonForCode(status)}`));
+    },
+    compact: () => state.store.compact(),
+    failNext: (n, status, o) => faults.failNext(n, status, o?.match),
+    delayNext: (n, ms, o) => faults.delayNext(n, ms, o?.match),
+    get requests() {
+      return [...ctx.log];
+    },
+    resourceVersion: () => String(state.store.resourceVersion()),
+    openWatches: () => hub.size,
+  };
+}

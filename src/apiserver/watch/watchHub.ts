@@ -1,0 +1,190 @@
+// Watch streams: initial events or replay, live events, bookmarks, timeouts, 410 both ways, and cutting.
+import type { ServerResponse } from 'node:http';
+import { StatusError } from '../apimachinery/statusError.js';
+import type { TimerHandle } from '../clock.js';
+import { sendError } from '../http/jsonBodies.js';
+import { CRD_STORAGE_KEY, crdStorageKey } from '../kinds/crd.js';
+import type { ResourceType } from '../kinds/resourceType.js';
+import { parseResourceVersion, type ListOptions } from '../objects/listOptions.js';
+import type { ServerState } from '../serverState.js';
+import type { StoreEvent } from '../storage/eventHistory.js';
+import { bookmarkEvent, initialEvents, watchEventFor, type WatchEvent, type WatchFilter } from './watchEvents.js';
+
+/**
+ * How an expired watch (`resourceVersion` older than the history) is answered: `'status'` = HTTP 410
+ * with a Status body; `'event'` = HTTP 200 and an in-stream `ERROR` event, then the end of the stream;
+ * `'alternate'` = status, event, status, … across requests. Real servers do both, so clients must too.
+ */
+export type ExpiredWatchMode = 'status' | 'event' | 'alternate';
+
+/** Watch behaviour that tests may tune. */
+export interface WatchSettings {
+  /** Period of BOOKMARK events when `allowWatchBookmarks=true`. */
+  bookmarkIntervalMs: number;
+  expired: ExpiredWatchMode;
+}
+
+/**
+ * Owns every open watch stream. It subscribes to the store once and hands each commit to each stream
+ * synchronously, so no stream can miss a write between its initial events and its first live event.
+ */
+export class WatchHub {
+  private readonly streams = new Set<WatchStream>();
+  private expiredAnswers = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly state: ServerState, private readonly settings: WatchSettings) {
+    this.unsubscribe = state.store.subscribe((e) => {
+      for (const s of [...this.streams]) s.deliverCommitted(e);
+      // A deleted CRD takes its kind away: like a real server, end the watches on it (after they have
+      // seen the DELETED events of its objects, which are committed before the CRD's own).
+      if (e.type === 'DELETED' && e.storageKey === CRD_STORAGE_KEY) {
+        const gone = crdStorageKey(e.object);
+        for (const s of [...this.streams]) if (s.storageKey === gone) s.end();
+      }
+    });
+  }
+
+  /** How many watch streams are open. */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  /**
+   * Serves `GET …?watch=true`: writes headers at once, then initial events (synthetic `ADDED`s for an
+   * absent/`0` resourceVersion, else a replay from the history), a prompt BOOKMARK when asked, then
+   * live events until `timeoutSeconds`, the client leaves, or {@link dropAll}.
+   */
+  serve(res: ServerResponse, rt: ResourceType, namespace: string | undefined, name: string | undefined, opts: ListOptions): void {
+    // A client that left while the request waited (an injected delay) would never fire 'close' again.
+    if (res.destroyed) return;
+    const filter: WatchFilter = { rt, namespace, name, opts };
+    const store = this.state.store;
+    let first: WatchEvent[];
+    let after: number;
+    try {
+      if (opts.sendInitialEvents || opts.resourceVersion === undefined || opts.resourceVersion === '0') {
+        first = initialEvents(filter, store.list(rt.storageKey, namespace));
+        after = store.resourceVersion();
+      } else {
+        after = parseResourceVersion(opts.resourceVersion);
+        first = store.eventsAfter(after).map((e) => watchEventFor(filter, e)).filter((e): e is WatchEvent => e !== undefined);
+      }
+    } catch (e) {
+      if (e instanceof StatusError && e.code === 410) return this.answerExpired(res, e);
+      throw e;
+    }
+    const stream = new WatchStream(res, filter, after, this.state, () => this.streams.delete(stream));
+    this.streams.add(stream);
+    stream.open(first);
+    if (opts.allowWatchBookmarks) {
+      // With sendInitialEvents, the bookmark that ends the initial list carries this annotation (KEP-3157).
+      stream.bookmark(opts.sendInitialEvents ? { 'k8s.io/initial-events-end': 'true' } : undefined);
+      stream.every(this.settings.bookmarkIntervalMs, () => stream.bookmark());
+    }
+    if (opts.timeoutSeconds !== undefined) stream.once(opts.timeoutSeconds * 1000, () => stream.end());
+  }
+
+  /** Ends every open stream cleanly (clients see a normal end and reconnect with their last resourceVersion). */
+  dropAll(): void {
+    for (const s of [...this.streams]) s.end();
+  }
+
+  /**
+   * Ends every open stream with an in-stream `ERROR` event carrying `error`'s `Status`, as a real server does
+   * when its storage fails under a watch; clients must report it and watch again from their last resourceVersion.
+   */
+  failAll(error: StatusError): void {
+    for (const s of [...this.streams]) s.fail(error);
+  }
+
+  /** Ends every stream and stops listening to the store. */
+  close(): void {
+    this.dropAll();
+    this.unsubscribe();
+  }
+
+  private answerExpired(res: ServerResponse, error: StatusError): void {
+    const mode = this.settings.expired;
+    const asStatus = mode === 'status' || (mode === 'alternate' && this.expiredAnswers++ % 2 === 0);
+    if (asStatus) return sendError(res, error);
+    writeHeaders(res);
+    res.end(line({ type: 'ERROR', object: error.toStatus() }));
+  }
+}
+
+/** One open watch response. */
+class WatchStream {
+  private readonly timers: TimerHandle[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly filter: WatchFilter,
+    /** Events at or below this resourceVersion were already covered by the initial events. */
+    private readonly since: number,
+    private readonly state: ServerState,
+    private readonly onClose: () => void,
+  ) {
+    res.on('close', () => this.dispose());
+  }
+
+  get storageKey(): string {
+    return this.filter.rt.storageKey;
+  }
+
+  open(first: WatchEvent[]): void {
+    writeHeaders(this.res);
+    for (const e of first) this.write(e);
+  }
+
+  deliverCommitted(e: StoreEvent): void {
+    if (e.rv <= this.since) return;
+    const event = watchEventFor(this.filter, e);
+    if (event) this.write(event);
+  }
+
+  bookmark(annotations?: Record<string, string>): void {
+    this.write(bookmarkEvent(this.filter.rt, this.state.store.resourceVersion(), annotations));
+  }
+
+  every(ms: number, fn: () => void): void {
+    this.timers.push(this.state.clock.setInterval(fn, ms));
+  }
+
+  once(ms: number, fn: () => void): void {
+    this.timers.push(this.state.clock.setTimeout(fn, ms));
+  }
+
+  end(): void {
+    if (!this.res.writableEnded) this.res.end();
+    this.dispose();
+  }
+
+  /** Writes an `ERROR` event with the failure's `Status`, then ends the stream. */
+  fail(error: StatusError): void {
+    this.write({ type: 'ERROR', object: error.toStatus() });
+    this.end();
+  }
+
+  private write(e: WatchEvent): void {
+    if (!this.closed && !this.res.writableEnded && !this.res.destroyed) this.res.write(line(e));
+  }
+
+  private dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.timers) t.cancel();
+    this.onClose();
+  }
+}
+
+function writeHeaders(res: ServerResponse): void {
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  // client-node's informer waits for the response headers before `start()` resolves: send them now.
+  res.flushHeaders();
+}
+
+function line(e: WatchEvent): string {
+  return `${JSON.stringify(e)}\n`;
+}
