@@ -4,4 +4,4 @@ export type { ApiServer, ApiServerOptions, FaultOptions } from './startApiServer
 export type { RequestRecord } from './http/requestHandler.js';
 export type { RequestMatcher } from './http/faults.js';
 export type { ExpiredWatchMode } from './watch/watchHub.js';
-export type { Clock, TimerHandle } from './clock.js';
+export type { Clock, TimerHandle } from './apimachinery/clock.js';

@@ -3,14 +3,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { reasonForCode, StatusError } from './apimachinery/statusError.js';
-import { realClock, type Clock, type TimerHandle } from './clock.js';
+import { realClock, type Clock, type TimerHandle } from './apimachinery/clock.js';
 import { checkFailureStatus, Faults, type RequestMatcher } from './http/faults.js';
 import { kubeConfigFor, kubeconfigYaml } from './http/kubeconfig.js';
 import { handleRequest, type RequestRecord, type ServerContext } from './http/requestHandler.js';
-import { builtinHooks } from './kinds/builtinHooks.js';
+import { builtinHooks } from './hooks/builtinHooks.js';
 import { ResourceRegistry } from './kinds/resourceRegistry.js';
 import { createObject } from './objects/createObject.js';
-import type { ServerState } from './serverState.js';
+import type { ServerState } from './state/serverState.js';
 import { Store } from './storage/store.js';
 import { WatchHub, type ExpiredWatchMode } from './watch/watchHub.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { crdResourceTypes } from '../../../src/apiserver/kinds/crd.js';
+import { crdResourceTypes } from '../../../src/apiserver/kinds/crdKinds.js';
 import { ResourceRegistry } from '../../../src/apiserver/kinds/resourceRegistry.js';
 import { widgetCrd } from '../helpers.js';
 

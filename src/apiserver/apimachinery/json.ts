@@ -45,3 +45,8 @@ export function objectField(obj: JsonObject | undefined, key: string): JsonObjec
   const v = obj?.[key];
   return isJsonObject(v) ? v : undefined;
 }
+
+/** The strings of a JSON array (anything else in it is skipped); not an array: none. */
+export function stringsOf(v: JsonValue | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}

@@ -3,10 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { reasonForCode, StatusError, unknownPath } from '../apimachinery/statusError.js';
 import { apiGroupDoc, apiGroupListDoc, apiResourceListDoc, apiVersionsDoc, versionDoc } from '../kinds/discovery.js';
 import { openApiGroupVersionDoc, openApiIndexDoc } from '../kinds/openapi.js';
-import type { ServerState } from '../serverState.js';
+import type { ServerState } from '../state/serverState.js';
 import type { WatchHub } from '../watch/watchHub.js';
 import type { Faults } from './faults.js';
-import { sendError, sendJson } from './jsonBodies.js';
+import { sendError, sendJson } from '../apimachinery/jsonBodies.js';
 import { handleResource } from './resourceHandler.js';
 import { resolveRoute } from './router.js';
 

@@ -9,9 +9,9 @@ import { parseListOptions, present } from '../objects/listOptions.js';
 import { patchObject } from '../objects/patchObject.js';
 import { updateObject } from '../objects/updateObject.js';
 import { patchTypeOf } from '../patch/applyPatch.js';
-import type { ServerState } from '../serverState.js';
+import type { ServerState } from '../state/serverState.js';
 import type { WatchHub } from '../watch/watchHub.js';
-import { readJsonBody, sendJson } from './jsonBodies.js';
+import { readJsonBody, sendJson } from '../apimachinery/jsonBodies.js';
 import type { Route } from './router.js';
 
 type ResourceRoute = Extract<Route, { type: 'resource' }>;

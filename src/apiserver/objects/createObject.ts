@@ -1,10 +1,10 @@
 // POST: the create rules of a real API server (names, namespaces, server-set metadata, AlreadyExists).
 import { randomUUID } from 'node:crypto';
 import { alreadyExists, badRequest, invalid, notFound, StatusError } from '../apimachinery/statusError.js';
-import { formatTime } from '../clock.js';
+import { formatTime } from '../apimachinery/clock.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import { encodeOwners, fieldScope, recordUpdate } from '../patch/managedFields.js';
-import type { ServerState } from '../serverState.js';
+import type { ServerState } from '../state/serverState.js';
 import type { StoredObject } from '../storage/storedObject.js';
 import { checkTypeMeta, generatedName, SERVER_METADATA, validateName } from './objectMeta.js';
 import type { WriteOptions } from './writeOptions.js';

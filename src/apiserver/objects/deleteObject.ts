@@ -1,8 +1,8 @@
 // DELETE: preconditions, finalizers (mark, don't remove) and removal with cascades.
 import { conflict, notFound } from '../apimachinery/statusError.js';
-import { formatTime } from '../clock.js';
+import { formatTime } from '../apimachinery/clock.js';
 import type { ResourceType } from '../kinds/resourceType.js';
-import type { ServerState } from '../serverState.js';
+import type { ServerState } from '../state/serverState.js';
 import type { StoredObject } from '../storage/storedObject.js';
 
 /** `DeleteOptions.preconditions`. */

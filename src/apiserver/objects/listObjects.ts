@@ -2,7 +2,7 @@
 import type { JsonObject } from '../apimachinery/json.js';
 import { badRequest, StatusError } from '../apimachinery/statusError.js';
 import type { ResourceType } from '../kinds/resourceType.js';
-import type { ServerState } from '../serverState.js';
+import type { ServerState } from '../state/serverState.js';
 import { objectKey, storedNamespace } from '../storage/store.js';
 import { parseResourceVersion, present, selects, type ListOptions } from './listOptions.js';
 

@@ -1,12 +1,12 @@
 // PATCH: merge, JSON, strategic (as merge) and server-side apply, ending in the update (or create) rules.
 import { isJsonObject, type JsonObject, type JsonValue } from '../apimachinery/json.js';
 import { badRequest, invalid, notFound, StatusError } from '../apimachinery/statusError.js';
-import { formatTime } from '../clock.js';
+import { formatTime } from '../apimachinery/clock.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import { applyPatch, type PatchType } from '../patch/applyPatch.js';
 import { fieldScope, readOwners, recordApply } from '../patch/managedFields.js';
 import { serverSideApply } from '../patch/serverSideApply.js';
-import type { ServerState } from '../serverState.js';
+import type { ServerState } from '../state/serverState.js';
 import type { StoredObject } from '../storage/storedObject.js';
 import { createObject } from './createObject.js';
 import { present } from './listOptions.js';

@@ -1,10 +1,10 @@
 // PUT (and the last step of every PATCH): optimistic concurrency, status rules, generation, no-op writes.
 import { isJsonObject, jsonEqual, type JsonObject } from '../apimachinery/json.js';
 import { badRequest, conflict, invalid, notFound } from '../apimachinery/statusError.js';
-import { formatTime } from '../clock.js';
+import { formatTime } from '../apimachinery/clock.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import { encodeOwners, fieldScope, readOwners, recordUpdate } from '../patch/managedFields.js';
-import type { ServerState } from '../serverState.js';
+import type { ServerState } from '../state/serverState.js';
 import type { StoredObject } from '../storage/storedObject.js';
 import { removeNow } from './deleteObject.js';
 import { checkTypeMeta, SERVER_METADATA, specChanged } from './objectMeta.js';

@@ -1,12 +1,12 @@
 // Watch streams: initial events or replay, live events, bookmarks, timeouts, 410 both ways, and cutting.
 import type { ServerResponse } from 'node:http';
 import { StatusError } from '../apimachinery/statusError.js';
-import type { TimerHandle } from '../clock.js';
-import { sendError } from '../http/jsonBodies.js';
-import { CRD_STORAGE_KEY, crdStorageKey } from '../kinds/crd.js';
+import type { TimerHandle } from '../apimachinery/clock.js';
+import { sendError } from '../apimachinery/jsonBodies.js';
+import { CRD_STORAGE_KEY, crdStorageKey } from '../kinds/crdKinds.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import { parseResourceVersion, type ListOptions } from '../objects/listOptions.js';
-import type { ServerState } from '../serverState.js';
+import type { ServerState } from '../state/serverState.js';
 import type { StoreEvent } from '../storage/eventHistory.js';
 import { bookmarkEvent, initialEvents, watchEventFor, type WatchEvent, type WatchFilter } from './watchEvents.js';
 

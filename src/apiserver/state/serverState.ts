@@ -1,9 +1,9 @@
 // Everything a request handler may touch, passed explicitly instead of living in module globals.
-import type { Clock } from './clock.js';
-import type { ResourceRegistry } from './kinds/resourceRegistry.js';
-import type { ResourceType } from './kinds/resourceType.js';
-import type { Store } from './storage/store.js';
-import type { StoredObject } from './storage/storedObject.js';
+import type { Clock } from '../apimachinery/clock.js';
+import type { ResourceRegistry } from '../kinds/resourceRegistry.js';
+import type { ResourceType } from '../kinds/resourceType.js';
+import type { Store } from '../storage/store.js';
+import type { StoredObject } from '../storage/storedObject.js';
 
 /**
  * Per-kind behaviour beyond the generic write rules, keyed by storage key in {@link ServerState.hooks}.

@@ -1,7 +1,8 @@
 // Per-kind rules of the built-in kinds: namespace labels, status and cascade; pod status; secret stringData.
 import { isJsonObject, objectField } from '../apimachinery/json.js';
-import type { KindHooks } from '../serverState.js';
-import { CRD_STORAGE_KEY, crdHooks } from './crd.js';
+import type { KindHooks } from '../state/serverState.js';
+import { CRD_STORAGE_KEY } from '../kinds/crdKinds.js';
+import { crdHooks } from './crd.js';
 
 const namespaceHooks: KindHooks = {
   prepare(obj) {

@@ -1,7 +1,7 @@
 // node:http plumbing: reading bodies, writing JSON and Status responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonValue } from '../apimachinery/json.js';
-import { badRequest, StatusError } from '../apimachinery/statusError.js';
+import type { JsonValue } from './json.js';
+import { badRequest, StatusError } from './statusError.js';
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024; // the API server's own request size limit
 

@@ -1,44 +1,11 @@
 // CustomResourceDefinitions: validation, the status a real server reports, and serving their kinds.
-import { isJsonObject, objectField, stringField, type JsonObject, type JsonValue } from '../apimachinery/json.js';
+import { isJsonObject, objectField, stringField, stringsOf, type JsonObject } from '../apimachinery/json.js';
 import { invalid } from '../apimachinery/statusError.js';
-import { formatTime } from '../clock.js';
-import type { KindHooks } from '../serverState.js';
+import { formatTime } from '../apimachinery/clock.js';
+import type { KindHooks } from '../state/serverState.js';
 import type { StoredObject } from '../storage/storedObject.js';
-import { resourceType, type ResourceType } from './resourceType.js';
+import { crdResourceTypes, crdStorageKey } from '../kinds/crdKinds.js';
 
-/** Storage key of CustomResourceDefinition objects. */
-export const CRD_STORAGE_KEY = 'apiextensions.k8s.io/customresourcedefinitions';
-
-/**
- * The resource types a CRD serves: one per version with `served: true`. Fields the server does not
- * need (`schema`, printer columns) are ignored; `selectableFields` become field-selector keys.
- */
-export function crdResourceTypes(crd: JsonObject): ResourceType[] {
-  const spec = objectField(crd, 'spec') ?? {};
-  const names = objectField(spec, 'names') ?? {};
-  const kind = stringField(names, 'kind')!;
-  const versions = Array.isArray(spec.versions) ? spec.versions.filter(isJsonObject) : [];
-  return versions.filter((v) => v.served !== false).map((v) => {
-    const sub = objectField(v, 'subresources') ?? objectField(spec, 'subresources');
-    const fields = Array.isArray(v.selectableFields) ? v.selectableFields.filter(isJsonObject) : [];
-    return {
-      ...resourceType({
-        group: stringField(spec, 'group')!,
-        version: stringField(v, 'name')!,
-        kind,
-        namespaced: spec.scope !== 'Cluster',
-        plural: stringField(names, 'plural'),
-        singular: stringField(names, 'singular') || kind.toLowerCase(),
-        statusSubresource: isJsonObject(sub?.status),
-        shortNames: strings(names.shortNames),
-        categories: strings(names.categories),
-        selectableFields: fields.map((f) => String(f.jsonPath ?? '').replace(/^\./, '')).filter(Boolean),
-        custom: true,
-      }),
-      listKind: stringField(names, 'listKind') || `${kind}List`,
-    };
-  });
-}
 
 /** Hooks for CustomResourceDefinition objects: validate, report status, serve and retire kinds. */
 export const crdHooks: KindHooks = {
@@ -65,11 +32,6 @@ export const crdHooks: KindHooks = {
   },
 };
 
-/** The storage key of the objects a CRD defines: `group/plural`. */
-export function crdStorageKey(crd: JsonObject): string {
-  const spec = objectField(crd, 'spec');
-  return `${stringField(spec, 'group')}/${stringField(objectField(spec, 'names'), 'plural')}`;
-}
 
 function crdProblems(obj: StoredObject, before: StoredObject | undefined): Array<{ field: string; message: string }> {
   const causes: Array<{ field: string; message: string }> = [];
@@ -112,7 +74,7 @@ function crdStatus(crd: StoredObject, previous: JsonObject | undefined, now: str
     const old = (Array.isArray(previous?.conditions) ? previous.conditions : []).filter(isJsonObject).find((c) => c.type === type);
     return stringField(old, 'lastTransitionTime') ?? now;
   };
-  const stored = new Set(strings(previous?.storedVersions));
+  const stored = new Set(stringsOf(previous?.storedVersions));
   if (storage) stored.add(String(storage.name));
   return {
     conditions: [
@@ -129,8 +91,4 @@ function crdStatus(crd: StoredObject, previous: JsonObject | undefined, now: str
     },
     storedVersions: [...stored],
   };
-}
-
-function strings(v: JsonValue | undefined): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
