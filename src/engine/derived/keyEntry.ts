@@ -26,7 +26,10 @@ interface Rare<O> {
   error: string | undefined;
 }
 
-/** @internal One key of a derived collection: its input side, its output side, or both. */
+/**
+ * @internal One key of a derived collection: its input side, its output side, or both. Most of its members
+ * are accessor pairs over one bit field and one side object, which keep an entry small; its logic is few lines.
+ */
 export class KeyEntry<O> implements TrackedInput {
   // ---- input side: the parent holds an object under this key ----
   /** `isInput`, `applied`, `rewritten`, `changed` and `queued` as bits of one number (a field each costs memory per key). */
