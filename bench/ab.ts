@@ -94,7 +94,7 @@ function parseArgs(argv: readonly string[]): Args {
   if (a.rev === '') throw new Error('bench:ab needs the revision to compare with, e.g. npm run bench:ab -- HEAD~1');
   if (a.rounds !== undefined && !(Number.isInteger(a.rounds) && a.rounds >= 3)) throw new Error('--rounds needs an integer of 3 or more');
   if (!(Number.isInteger(a.pairs) && a.pairs >= 1)) throw new Error('--pairs needs an integer of 1 or more');
-  if (a.order !== undefined && SET_UP_ORDERS[a.order] === undefined) throw new Error(`--order needs an index into SET_UP_ORDERS (0–${SET_UP_ORDERS.length - 1})`);
+  if (a.order !== undefined && !(Number.isInteger(a.order) && a.order >= 0 && a.order < SET_UP_ORDERS.length)) throw new Error(`--order needs an index into SET_UP_ORDERS (0–${SET_UP_ORDERS.length - 1})`);
   for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
   return a;
 }

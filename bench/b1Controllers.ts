@@ -165,7 +165,7 @@ function graphSyncVariant(name: string, build: (pods: Pod[], services: Service[]
 }
 
 /** Per-event cost at 10k pods: one pod update per transaction, rxkrt vs rebuilding everything. */
-function perEvent10k(quick: boolean): Variant<any>[] {
+function perEvent10k(quick: boolean): Variant[] {
   const pods10k = 10_000;
   const naiveEvents = quick ? 5 : 20;
   const rxEvents = 1000;

@@ -103,7 +103,7 @@ export function walkCostLines(text: string, visit: (line: CostLine) => void): vo
   const positions = positionNames(text);
   const names = new Map<string, string>();
   const nameOf = (spec: string): string => {
-    const m = /^\((\d+)\)(?:\s+(.*))?$/.exec(spec);
+    const m: (string | undefined)[] | null = /^\((\d+)\)(?:\s+(.*))?$/.exec(spec); // an unmatched group is undefined
     if (m === null) return spec;
     if (m[2] !== undefined) {
       names.set(m[1]!, m[2]);

@@ -59,7 +59,7 @@ function callOp(op: () => void): boolean {
 }
 
 async function main(): Promise<void> {
-  const [contender, scenario, podsArg, warmArg, opsArg] = process.argv.slice(2);
+  const [contender, scenario, podsArg, warmArg, opsArg] = process.argv.slice(2) as (string | undefined)[];
   const podCount = Number(podsArg);
   const warm = Number(warmArg);
   const ops = Number(opsArg);

@@ -141,7 +141,7 @@ export function progress(msg: string): void {
 }
 
 /** Runs the variants of one scenario side by side and returns one row each. */
-export async function compare(scenario: string, variants: readonly Variant<any>[], opts: CompareOptions): Promise<Row[]> {
+export async function compare(scenario: string, variants: readonly Variant[], opts: CompareOptions): Promise<Row[]> {
   const ctxs: unknown[] = [];
   const retained: number[] = [];
   for (const v of variants) {
@@ -172,7 +172,7 @@ export async function compare(scenario: string, variants: readonly Variant<any>[
   progress(`${scenario}: ${variants.map((v, i) => `${v.name} ${median(samples[i]!).toFixed(2)} ms`).join(', ')}`);
   const baseIdx = Math.max(0, variants.findIndex((v) => v.baseline === true));
   const baseV = variants[baseIdx]!;
-  const perOp = (v: Variant<any>, m: number): number => (v.ops !== undefined && baseV.ops !== undefined ? m / v.ops : m);
+  const perOp = (v: Variant, m: number): number => (v.ops !== undefined && baseV.ops !== undefined ? m / v.ops : m);
   const base = perOp(baseV, median(samples[baseIdx]!));
   const rows: Row[] = variants.map((v, i) => {
     const m = median(samples[i]!);

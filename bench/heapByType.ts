@@ -77,7 +77,7 @@ function main(): void {
   const pods = Number(process.argv[2] ?? 20_000);
   if (!(Number.isInteger(pods) && pods >= 1000 && pods % 1000 === 0)) throw new Error('bench:heap takes a number of pods, a multiple of 1000');
   const shape: Shape = { pods, namespaces: pods / 1000, servicesPerNs: 50, burst: 0, fanout: 0 };
-  const only = process.argv[3];
+  const only = process.argv.at(3);
   if (only !== undefined) return measureOne(only as Contender, shape);
   const self = fileURLToPath(import.meta.url);
   const results = new Map<Contender, Census>();

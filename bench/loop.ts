@@ -15,7 +15,7 @@ import { CandidateList } from '../src/engine/indexes/candidateList.js';
 import { selectsNonEmpty } from '../src/core/labels.js';
 
 const ROUNDS = Number(process.argv[2] ?? 1000);
-const ONLY = process.argv[3];
+const ONLY = process.argv.at(3);
 
 /** Median ms per op over ROUNDS ops (after a tenth as warm-up), and median KB allocated per op / `per`. */
 function measure(name: string, per: number, op: (round: number) => void, baseline?: number): number {

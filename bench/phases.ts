@@ -13,7 +13,7 @@ import { internal } from '../src/engine/internalCollection.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Service } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
-import { FULL, QUICK, makePods, makeServices, type Shape } from './b2Shape.js';
+import { FULL, QUICK, makePods, makeServices } from './b2Shape.js';
 import { age, gc, median } from './harness.js';
 
 interface Data {

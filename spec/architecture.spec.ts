@@ -19,7 +19,7 @@ function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const out: string[] = [];
   for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g)) {
-    const spec = (m[1] ?? m[2])!.replace(/\.js$/, '.ts');
+    const spec = (m.at(1) ?? m.at(2))!.replace(/\.js$/, '.ts');
     out.push(relative(src, resolve(dirname(file), spec)));
   }
   return out;

@@ -5,7 +5,7 @@ export type { V1Namespace, V1Pod, V1Service };
 
 /** An AccessPolicy (group example.rxkrt.dev/v1): selects pods by labels in its own namespace. */
 export interface AccessPolicy extends KubernetesObject {
-  spec: { selector?: { matchLabels?: Record<string, string> }; allow?: string[] };
+  spec?: { selector?: { matchLabels?: Record<string, string> }; allow?: string[] };
   status?: AccessPolicyStatus;
 }
 

@@ -126,7 +126,7 @@ describe('the rxkrt-apiserver process', () => {
 describe('kubectl against the standalone server', () => {
   let dir: string;
   let kubeconfig: string;
-  let server: ApiServer;
+  let server: ApiServer | undefined; // stays undefined when beforeAll fails
   const env = (): NodeJS.ProcessEnv => ({ ...process.env, HOME: dir, KUBECONFIG: kubeconfig });
   const kubectl = (...args: string[]): Promise<{ stdout: string; stderr: string }> =>
     new Promise((resolve, reject) => {
@@ -200,7 +200,7 @@ describe('kubectl against the standalone server', () => {
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     try {
       await waitFor(() => out.includes('configmap/cfg'), 'the initial listing from kubectl');
-      const core = server.kubeConfig().makeApiClient(CoreV1Api);
+      const core = server!.kubeConfig().makeApiClient(CoreV1Api);
       await core.createNamespacedConfigMap({ namespace: 'demo', body: { metadata: { name: 'later' } } });
       await waitFor(() => out.includes('configmap/later'), 'the watched creation');
     } finally {

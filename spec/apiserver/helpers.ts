@@ -27,10 +27,13 @@ export async function expectApiError(p: Promise<unknown>, code: number, reason?:
   return body;
 }
 
-/** One plain HTTP request; the body is sent as JSON unless it is a string. */
-export async function request(
+/**
+ * One plain HTTP request; the body is sent as JSON unless it is a string. `json` is the decoded answer (its
+ * text when that is not JSON), typed as the caller expects it: `Body`, `unknown` unless given.
+ */
+export async function request<Body = unknown>(
   base: string, method: string, path: string, opts: { body?: unknown; contentType?: string } = {},
-): Promise<{ status: number; json: any; headers: Headers }> {
+): Promise<{ status: number; json: Body; headers: Headers }> {
   const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   const res = await fetch(base + path, {
     method,
@@ -44,14 +47,14 @@ export async function request(
   } catch {
     json = text;
   }
-  return { status: res.status, json, headers: res.headers };
+  return { status: res.status, json: json as Body, headers: res.headers };
 }
 
-/** A watch stream read line by line. */
-export interface RawWatch {
+/** A watch stream read line by line; `O` is what the caller expects its events' objects to be. */
+export interface RawWatch<O = unknown> {
   status: number;
   /** Events received so far, in order. */
-  events: Array<{ type: string; object: any }>;
+  events: Array<{ type: string; object: O }>;
   /** Resolves when the server ends the stream (or it is aborted). */
   ended: Promise<void>;
   /** Aborts the request. */
@@ -59,10 +62,10 @@ export interface RawWatch {
 }
 
 /** Opens `GET path` (which should carry `watch=true`) and collects its events. */
-export async function openWatch(base: string, path: string): Promise<RawWatch> {
+export async function openWatch<O = unknown>(base: string, path: string): Promise<RawWatch<O>> {
   const controller = new AbortController();
   const res = await fetch(base + path, { signal: controller.signal });
-  const events: Array<{ type: string; object: any }> = [];
+  const events: Array<{ type: string; object: O }> = [];
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -138,7 +141,7 @@ export class ManualClock {
   advance(ms: number): void {
     const end = this.time + ms;
     for (;;) {
-      const due = this.timers.filter((t) => t.live && t.at <= end).sort((a, b) => a.at - b.at)[0];
+      const due = this.timers.filter((t) => t.live && t.at <= end).sort((a, b) => a.at - b.at).at(0);
       if (!due) break;
       this.time = due.at;
       if (due.every) due.at += due.every;

@@ -3,7 +3,7 @@ import {
   CoordinationV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap, type V1Lease,
 } from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
-import { expectApiError, request } from './helpers.js';
+import { expectApiError, request, type StatusBody } from './helpers.js';
 
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
@@ -61,7 +61,7 @@ describe('startApiServer', () => {
 
   it('should return the deleted object from DELETE with a new resourceVersion', async () => {
     const created = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'del' } } });
-    const res = await request(server.url, 'DELETE', '/api/v1/namespaces/default/configmaps/del');
+    const res = await request<{ metadata: { name: string; resourceVersion: string } }>(server.url, 'DELETE', '/api/v1/namespaces/default/configmaps/del');
     expect(res.status).toBe(200);
     expect(res.json.metadata.name).toBe('del');
     expect(Number(res.json.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata!.resourceVersion));
@@ -120,7 +120,7 @@ describe('startApiServer', () => {
   });
 
   it('should answer 400 to an undecodable body and 404/405 to unknown paths and methods', async () => {
-    const bad = await request(server.url, 'POST', '/api/v1/namespaces/default/configmaps', { body: '{not json' });
+    const bad = await request<StatusBody>(server.url, 'POST', '/api/v1/namespaces/default/configmaps', { body: '{not json' });
     expect(bad.status).toBe(400);
     expect(bad.json.reason).toBe('BadRequest');
     const unknown = await request(server.url, 'GET', '/api/v1/namespaces/default/frobs');
@@ -136,7 +136,7 @@ describe('startApiServer', () => {
   it('should accept JSON under a YAML media type and reject YAML proper with 400', async () => {
     const json = await request(server.url, 'POST', '/api/v1/namespaces/default/configmaps', { body: '{"metadata":{"name":"yamlish"}}', contentType: 'application/yaml' });
     expect(json.status).toBe(201);
-    const yaml = await request(server.url, 'POST', '/api/v1/namespaces/default/configmaps', { body: 'metadata:\n  name: y\n', contentType: 'application/yaml' });
+    const yaml = await request<StatusBody>(server.url, 'POST', '/api/v1/namespaces/default/configmaps', { body: 'metadata:\n  name: y\n', contentType: 'application/yaml' });
     expect(yaml.status).toBe(400);
     expect(yaml.json.message).toContain('only the JSON form of YAML');
   });
@@ -275,18 +275,19 @@ describe('startApiServer', () => {
     // A JSON patch that works, on an array element: nothing above changed the object.
     const ok = await send([{ op: 'add', path: '/metadata/finalizers', value: ['x/y'] }, { op: 'replace', path: '/metadata/finalizers/0', value: 'x/z' }], 'application/json-patch+json');
     expect(ok.status).toBe(200);
-    expect(ok.json.metadata.finalizers).toEqual(['x/z']);
-    expect(ok.json.data).toEqual({ a: '1' });
+    const patched = ok.json as V1ConfigMap;
+    expect(patched.metadata!.finalizers).toEqual(['x/z']);
+    expect(patched.data).toEqual({ a: '1' });
     await core.patchNamespacedConfigMap({ name: 'patched', namespace: 'default', body: [{ op: 'remove', path: '/metadata/finalizers' }] }, jsonPatch);
   });
 
   it('should answer 400 to malformed list and watch options, and list its root paths', async () => {
     const cms = '/api/v1/namespaces/default/configmaps';
     for (const query of ['resourceVersion=abc', 'limit=-1', 'limit=ten', 'watch=true&resourceVersion=abc']) {
-      const res = await request(server.url, 'GET', `${cms}?${query}`);
+      const res = await request<StatusBody>(server.url, 'GET', `${cms}?${query}`);
       expect([query, res.status, res.json.reason]).toEqual([query, 400, 'BadRequest']);
     }
-    const root = await request(server.url, 'GET', '/');
+    const root = await request<{ paths: string[] }>(server.url, 'GET', '/');
     expect(root.json.paths).toEqual(expect.arrayContaining(['/api', '/api/v1', '/apis', '/healthz', '/version']));
     expect((await request(server.url, 'POST', '/', { body: {} })).status).toBe(405);
   });
@@ -301,7 +302,7 @@ describe('startApiServer', () => {
 
   it('should serve Endpoints under the irregular plural', async () => {
     await core.createNamespacedEndpoints({ namespace: 'default', body: { metadata: { name: 'ep' }, subsets: [] } });
-    expect((await request(server.url, 'GET', '/api/v1/namespaces/default/endpoints/ep')).json.kind).toBe('Endpoints');
+    expect((await request<{ kind: string }>(server.url, 'GET', '/api/v1/namespaces/default/endpoints/ep')).json.kind).toBe('Endpoints');
   });
 
   it('should record field managers', async () => {

@@ -159,7 +159,7 @@ describe('newCollection', () => {
     const thingys = newCollection(
       sp,
       (ctx, p: SimplePod) => {
-        const want = p.metadata.labels['want-size'];
+        const want = p.metadata.labels['want-size'] as string | undefined;
         if (want === undefined) return undefined;
         const matches = fetch(ctx, sized, filterGeneric((s: { size: string }) => s.size === want));
         return { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, count: matches.length };

@@ -18,7 +18,8 @@ async function withRig(factory: RigFactory, body: (rig: Rig<Named>) => Promise<v
 
 /**
  * Step 11 for rigs changed in process: handlers registered before a burst of creations made inside a batch,
- * inside the open batch, from a handler during delivery, and from a microtask.
+ * inside the open batch, from a handler during delivery, and from a microtask. Such a rig's `createObject`
+ * returns nothing to wait for (hence `void`).
  */
 const raceInProcess: RaceStep = async (rig, register) => {
   const c = rig.collection;
@@ -30,7 +31,7 @@ const raceInProcess: RaceStep = async (rig, register) => {
   registerRace(); // before the burst
   batch(() => {
     for (let i = 0; i < 5; i++) {
-      rig.createObject(`a/${i}`);
+      void rig.createObject(`a/${i}`);
       if (i === 2) registerRace(); // inside an open batch: replay of the committed state, then the batch
     }
   });
@@ -42,7 +43,7 @@ const raceInProcess: RaceStep = async (rig, register) => {
     if (e.type !== 'add' || next > 9 || keyOf(latest(e)) !== `a/${next - 1}`) return;
     const k = `a/${next}`;
     next++;
-    rig.createObject(k);
+    void rig.createObject(k);
     if (k === 'a/7') registerRace();
   });
   await settle(rig);
@@ -54,7 +55,7 @@ const raceInProcess: RaceStep = async (rig, register) => {
   for (let i = 10; i < 20; i++) {
     tasks.push(
       Promise.resolve().then(() => {
-        rig.createObject(`a/${i}`);
+        void rig.createObject(`a/${i}`);
         if (i === 14) registerRace();
       }),
     );

@@ -46,8 +46,9 @@ export const RIG_METADATA = Object.freeze({ foo: 'bar' });
  */
 export interface Rig<T> {
   readonly collection: Collection<T>;
-  createObject(key: string): void;
-  replaceKey(oldKey: string, newKey: string): void;
+  /** In-process rigs change the collection at once; the API server's rig returns its request, which callers await. */
+  createObject(key: string): void | Promise<unknown>;
+  replaceKey(oldKey: string, newKey: string): void | Promise<unknown>;
   /** Resolves once every change made so far is visible in `collection` (no-op for synchronous rigs). */
   settle?(): Promise<void>;
   /** Releases what the rig started (servers, timers). */

@@ -24,7 +24,7 @@ async function firstObject(rig: Rig<Named>): Promise<ReturnType<typeof track>> {
   const early = track(c);
   expect(await c.waitUntilSynced()).toBe(true);
   expect(await early.registration.waitUntilSynced()).toBe(true);
-  rig.createObject('a/b');
+  await rig.createObject('a/b');
   await settle(rig);
   early.expectOrdered('add/a/b');
   expect(c.list()).toHaveLength(1);
@@ -65,7 +65,7 @@ export async function runConformance(rig: Rig<Named>, race: RaceStep): Promise<v
   expect(blocked.hasSynced()).toBe(false);
 
   // 7. A second object reaches every other handler.
-  rig.createObject('a/c');
+  await rig.createObject('a/c');
   await settle(rig);
   early.expectOrdered('add/a/c');
   late.expectOrdered('add/a/c');
@@ -76,7 +76,7 @@ export async function runConformance(rig: Rig<Named>, race: RaceStep): Promise<v
 
   // 8, 9. Unregistered handlers get nothing more; a further event still flows past the blocked handler.
   remove.registration.unregister();
-  rig.createObject('a/d');
+  await rig.createObject('a/d');
   await settle(rig);
   early.expectOrdered('add/a/d');
   late.expectOrdered('add/a/d');
@@ -112,7 +112,7 @@ export async function runConformance(rig: Rig<Named>, race: RaceStep): Promise<v
 export async function runReplaceConformance(rig: Rig<Named>): Promise<void> {
   const c = rig.collection;
   const h = await firstObject(rig);
-  rig.replaceKey('a/b', 'a/c');
+  await rig.replaceKey('a/b', 'a/c');
   await settle(rig);
   h.expectUnordered('delete/a/b', 'add/a/c');
   expect(c.list()).toHaveLength(1);

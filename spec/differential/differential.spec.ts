@@ -6,7 +6,7 @@
 // After every operation, each derived collection's `list()` must equal a naive recomputation from the
 // sources' lists, and a handler registered at the start must have rebuilt exactly that list from its events.
 // `RXKRT_DIFF_LONG=1` runs a long soak (100k operations); `RXKRT_DIFF_SEEDS=N` runs seeds 1..N.
-import { describe, it, expect } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import {
   batch,
   equals,

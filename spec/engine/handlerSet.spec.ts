@@ -255,7 +255,7 @@ describe('HandlerSet (processor_test, registration sync rules)', () => {
   it('should not hand the batch being delivered to a handler that an earlier handler unregistered', () => {
     const c = newStaticCollection<string>([]);
     const seen: string[] = [];
-    let second: { unregister(): void } | undefined;
+    let second: { unregister(): void } | undefined = undefined;
     c.registerBatch((b) => {
       seen.push(`first ${keys(b)}`);
       second?.unregister();

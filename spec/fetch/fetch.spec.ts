@@ -32,7 +32,7 @@ interface Obj {
   v?: number;
 }
 const obj = (key: string, labels?: Record<string, string>, selector?: Record<string, string>, v?: number): Obj => {
-  const [a, b] = key.split('/');
+  const [a, b] = key.split('/') as [string, string?];
   const metadata = b === undefined ? { name: a! } : { namespace: a!, name: b };
   return { metadata: { ...metadata, ...(labels ? { labels } : {}) }, ...(selector ? { spec: { selector } } : {}), ...(v !== undefined ? { v } : {}) };
 };

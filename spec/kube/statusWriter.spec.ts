@@ -39,7 +39,7 @@ function virtualTimers(): { scheduler: SchedulerLike; advance(ms: number): void;
     advance(ms: number) {
       const target = now + ms;
       for (;;) {
-        const due = queue.filter((i) => !i.closed && i.at <= target).sort((a, b) => a.at - b.at)[0];
+        const due = queue.filter((i) => !i.closed && i.at <= target).sort((a, b) => a.at - b.at).at(0);
         if (due === undefined) break;
         due.closed = true;
         now = due.at;

@@ -40,7 +40,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       ? [argv[i]!.slice(0, argv[i]!.indexOf('=')), argv[i]!.slice(argv[i]!.indexOf('=') + 1)]
       : [argv[i]!, undefined];
     const value = (): string => {
-      const v = inline ?? argv[++i];
+      const v = inline ?? argv.at(++i);
       if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
       return v;
     };

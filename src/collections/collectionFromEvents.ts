@@ -18,7 +18,7 @@ class EventsSource<T> extends SourceNode<T> {
   private flushAction: Subscription | undefined;
   private sawFirst = false;
   private syncPending = false;
-  private readonly subscription: Subscription;
+  private readonly subscription: Subscription | undefined; // still undefined if start() disposes at once
   private readonly scheduler: SchedulerLike;
 
   constructor(events$: Observable<Event<T> | readonly Event<T>[]>, opts: ObservableSourceOptions | undefined) {
@@ -53,7 +53,7 @@ class EventsSource<T> extends SourceNode<T> {
 
   private scheduleFlush(): void {
     if (this.flushAction !== undefined || this.disposed) return;
-    let ran = false;
+    let ran = false as boolean; // `as`: the scheduled action may set it before schedule() returns
     const action = this.scheduler.schedule(() => {
       ran = true;
       this.flushAction = undefined;
@@ -76,9 +76,11 @@ class EventsSource<T> extends SourceNode<T> {
     });
   }
 
-  private applyOne(e: Event<T>): void {
+  // `unknown`: events come from the user's Observable, which plain JavaScript can feed any value.
+  private applyOne(input: unknown): void {
     try {
-      if (e === null || typeof e !== 'object') throw new TypeError(`expected an Event, got ${describeValue(e)}`);
+      if (input === null || typeof input !== 'object') throw new TypeError(`expected an Event, got ${describeValue(input)}`);
+      const e = input as { readonly type?: unknown; readonly old?: T; readonly new?: T };
       if (e.type === 'add' || e.type === 'update') {
         if (e.new === undefined) throw new TypeError(`an ${e.type} event needs "new": ${describeValue(e)}`);
         const v = freezeInput(e.new);

@@ -86,7 +86,7 @@ export function newStatusCollection<I, S, O>(
     parent,
     (ctx, input) => {
       const r = transform(ctx, input);
-      return { status: r?.status, outputs: r?.output === undefined || r?.output === null ? [] : [r.output] };
+      return { status: r?.status, outputs: r?.output === undefined || r.output === null ? [] : [r.output] };
     },
     opts,
   );

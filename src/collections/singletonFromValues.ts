@@ -35,7 +35,7 @@ export function singletonFromValues<T>(values$: Observable<T | undefined>, opts?
   // kept, or every later value would look already scheduled and never be applied.
   const scheduleFlush = (): void => {
     if (action !== undefined) return;
-    let ran = false;
+    let ran = false as boolean; // `as`: the scheduled action may set it before schedule() returns
     const a = scheduler.schedule(() => {
       ran = true;
       flush();

@@ -6,7 +6,7 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'function') return `function ${value.name || '(anonymous)'}`;
   try {
-    const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) as string | undefined; // undefined for a symbol, say
     if (text === undefined) return String(value);
     return text.length > 300 ? `${text.slice(0, 297)}...` : text;
   } catch {

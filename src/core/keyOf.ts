@@ -5,7 +5,8 @@ import { KeyError } from './errors.js';
 export const COLLECTION_BRAND: unique symbol = Symbol.for('rxkrt.collection');
 
 interface MaybeMeta {
-  metadata?: { name?: unknown; namespace?: unknown };
+  // Untrusted: null in decoded JSON, a method on a collection.
+  metadata?: { name?: unknown; namespace?: unknown } | null | (() => unknown);
   resourceName?: unknown;
   uid?: unknown;
   [COLLECTION_BRAND]?: true;

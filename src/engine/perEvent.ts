@@ -11,7 +11,7 @@ export function perEvent<T>(handler: EventHandler<T>): BatchHandler<T> {
   return (batch) => {
     let errors: unknown[] | undefined;
     for (let i = 0; i < batch.length; i++) {
-      let r: void | Promise<void>;
+      let r: unknown; // a function typed to return void may return anything, a thenable included
       try {
         r = handler(batch[i]!);
       } catch (e) {
@@ -19,7 +19,7 @@ export function perEvent<T>(handler: EventHandler<T>): BatchHandler<T> {
         continue;
       }
       if (typeof r === 'object' && r !== null && typeof (r as Promise<void>).then === 'function') {
-        return continueAfter(r, handler, batch, i + 1, errors ?? []);
+        return continueAfter(r as Promise<void>, handler, batch, i + 1, errors ?? []);
       }
     }
     if (errors !== undefined) throw combined(errors);

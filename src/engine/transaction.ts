@@ -205,9 +205,11 @@ function commit(): void {
     phase = 'idle';
     if (invariantError !== undefined) {
       deferred = [];
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what a node threw, unchanged
       throw invariantError;
     }
     if (deferred.length === 0) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what a node threw, unchanged
       if (nodeError !== undefined) throw nodeError;
       return;
     }

@@ -30,7 +30,8 @@ export function filterKeys(...keys: string[]): FetchFilter {
 
 /** Only the object named `namespace/name` (or `name` when there is no namespace). */
 export function filterObjectName(ref: { name: string; namespace?: string }): FetchFilter {
-  if (typeof ref?.name !== 'string' || ref.name === '') {
+  // `as`: plain JavaScript callers can pass anything, null or an object without a name.
+  if (typeof (ref as { name?: unknown } | null | undefined)?.name !== 'string' || ref.name === '') {
     throw new UsageError(`filterObjectName needs a non-empty name, got ${JSON.stringify(ref)}`);
   }
   return filterKey(ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name);

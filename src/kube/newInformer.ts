@@ -226,10 +226,13 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
         this.stats.bookmarks++;
         this.input({ kind: 'watchEvent', resourceVersion: resourceVersionOf(object) });
         break;
-      case 'ERROR':
-        if (object?.code === 410) this.input({ kind: 'watchExpired' });
-        else this.input({ kind: 'watchFailed', error: new ApiError(object?.code ?? 500, `watch error: ${object?.message ?? JSON.stringify(object)}`, object?.reason) });
+      case 'ERROR': {
+        // A Status as the server sent it (decoded JSON): it may lack any field, or be missing altogether.
+        const status = object as { code?: number; message?: string; reason?: string } | null | undefined;
+        if (status?.code === 410) this.input({ kind: 'watchExpired' });
+        else this.input({ kind: 'watchFailed', error: new ApiError(status?.code ?? 500, `watch error: ${status?.message ?? JSON.stringify(object)}`, status?.reason) });
         break;
+      }
       default:
         this.input({ kind: 'watchFailed', error: new Error(`unknown watch event type ${JSON.stringify(type)}`) });
     }

@@ -27,7 +27,8 @@ export function pluralOf(kind: string): string {
 
 /** The collection path of a resource: `/api/v1/namespaces/ns/pods` or `/apis/g/v/widgets`. */
 export function collectionPath(ref: ResourceRef): string {
-  if (typeof ref?.apiVersion !== 'string' || ref.apiVersion === '' || typeof ref.kind !== 'string' || ref.kind === '') {
+  // `as`: plain JavaScript callers can pass anything, null or an object without these fields.
+  if (typeof (ref as Partial<ResourceRef> | null | undefined)?.apiVersion !== 'string' || ref.apiVersion === '' || typeof ref.kind !== 'string' || ref.kind === '') {
     throw new UsageError(`a ResourceRef needs apiVersion and kind, got ${JSON.stringify(ref)}`);
   }
   const parts = ref.apiVersion.split('/');

@@ -191,7 +191,7 @@ function render(v: unknown): string {
       if (x instanceof Set) return { Set: [...x] };
       if (isAsymmetricMatcher(x)) return describeMatcher(x);
       return x;
-    });
+    }) as string | undefined; // undefined for a function or a symbol
     if (text === undefined) return String(v);
     return text.length > 300 ? `${text.slice(0, 297)}...` : text;
   } catch {
@@ -213,14 +213,14 @@ function renderFrame(f: number): string {
 
 /** One line per message (`@3 next "add/ns/a"`) or subscription (`subscribed @0, unsubscribed @5`). */
 function renderEntry(x: unknown): string {
-  const m = x as Partial<MessageLike>;
+  const m = x as Partial<MessageLike> | null | undefined;
   if (typeof m?.frame === 'number' && m.notification !== undefined) {
     const n = m.notification;
     if (n.kind === 'N') return `@${m.frame} next ${render(n.value)}`;
     if (n.kind === 'E') return `@${m.frame} error ${render(n.error)}`;
     return `@${m.frame} complete`;
   }
-  const s = x as Partial<SubscriptionLike>;
+  const s = x as Partial<SubscriptionLike> | null | undefined;
   if (typeof s?.subscribedFrame === 'number') {
     return `subscribed @${renderFrame(s.subscribedFrame)}, unsubscribed @${renderFrame(s.unsubscribedFrame ?? Infinity)}`;
   }

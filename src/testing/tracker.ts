@@ -87,7 +87,7 @@ export function trackEvents<T>(
   const own = (c as Partial<{ keyOf: (o: unknown) => string }>).keyOf;
   const t = new EventTracker<T>(opts?.key ?? (typeof own === 'function' ? (o: T) => own(o) : undefined));
   const registration = opts?.batches === true || opts?.runExistingState === false
-    ? c.registerBatch(t.batchHandler, opts?.runExistingState ?? true)
+    ? c.registerBatch(t.batchHandler, opts.runExistingState ?? true)
     : c.register(t.handler);
   return Object.assign(t, { registration });
 }

@@ -3,7 +3,7 @@ import {
   ApiextensionsV1Api, CustomObjectsApi, KubernetesObjectApi, PatchStrategy, setHeaderOptions, Watch, type KubernetesObject,
 } from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
-import { expectApiError, request, waitFor, widgetCrd } from '../helpers.js';
+import { expectApiError, request, waitFor, widgetCrd, type StatusBody } from '../helpers.js';
 
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const apply = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
@@ -42,9 +42,9 @@ describe('CustomResourceDefinitions', () => {
       spec: { group: 'example.org', scope: 'Namespaced', names: { plural: 'gizmos', kind: 'Gizmo' }, versions: [{ name: 'v1', served: true, storage: true }], ...spec },
     });
     const causesOf = async (body: unknown, method = 'POST', at = path): Promise<string[]> => {
-      const res = await request(server.url, method, at, { body });
+      const res = await request<StatusBody>(server.url, method, at, { body });
       expect([res.status, res.json.reason]).toEqual([422, 'Invalid']);
-      return (res.json.details.causes as Array<{ field: string }>).map((c) => c.field);
+      return (res.json.details!.causes as Array<{ field: string }>).map((c) => c.field);
     };
     expect(await causesOf(gizmos({ scope: 'Everywhere' }))).toEqual(['spec.scope']);
     expect(await causesOf(gizmos({ versions: [] }))).toEqual(['spec.versions']);
@@ -53,7 +53,7 @@ describe('CustomResourceDefinitions', () => {
     // The name must also be plural.group, which it no longer is.
     expect(await causesOf(gizmos({ names: { plural: 'Gizmos!' } }))).toEqual(['spec.names.plural', 'spec.names.kind', 'metadata.name']);
     // Created, then replaced with another group and scope: both immutable (the name follows the group).
-    const created = await request(server.url, 'POST', path, { body: gizmos({}) });
+    const created = await request<KubernetesObject>(server.url, 'POST', path, { body: gizmos({}) });
     expect(created.status).toBe(201);
     const changed = { ...gizmos({ scope: 'Cluster' }), metadata: created.json.metadata };
     expect(await causesOf(changed, 'PUT', `${path}/gizmos.example.org`)).toEqual(['spec.scope']);
@@ -81,7 +81,7 @@ describe('CustomResourceDefinitions', () => {
       const res = await request(server.url, 'POST', paints, { body: { apiVersion: 'example.net/v1', kind: 'Paint', metadata: { name }, spec: { color } } });
       expect(res.status).toBe(201);
     }
-    const red = await request(server.url, 'GET', `${paints}?fieldSelector=${encodeURIComponent('spec.color=red')}`);
+    const red = await request<{ items: unknown[] }>(server.url, 'GET', `${paints}?fieldSelector=${encodeURIComponent('spec.color=red')}`);
     expect((red.json.items as Widget[]).map((i) => i.metadata!.name)).toEqual(['p1', 'p3']);
     // A field the CRD does not declare is refused, as on a real server.
     expect((await request(server.url, 'GET', `${paints}?fieldSelector=${encodeURIComponent('spec.size=1')}`)).status).toBe(400);
@@ -96,9 +96,9 @@ describe('CustomResourceDefinitions', () => {
     const list = await co.listNamespacedCustomObject(w);
     expect(list.items).toEqual([]);
     expect(list.kind).toBe('WidgetList');
-    const groups = (await request(server.url, 'GET', '/apis')).json;
+    const groups = (await request<{ groups: Array<{ name: string }> }>(server.url, 'GET', '/apis')).json;
     expect(groups.groups.map((g: { name: string }) => g.name)).toContain('example.com');
-    const resources = (await request(server.url, 'GET', '/apis/example.com/v1')).json;
+    const resources = (await request<{ resources: unknown[] }>(server.url, 'GET', '/apis/example.com/v1')).json;
     expect(resources.resources).toEqual([
       { name: 'widgets', singularName: 'widget', namespaced: true, kind: 'Widget', verbs: expect.any(Array), shortNames: ['wd'] },
       { name: 'widgets/status', singularName: '', namespaced: true, kind: 'Widget', verbs: ['get', 'patch', 'update'] },
@@ -201,7 +201,7 @@ describe('CustomResourceDefinitions', () => {
     await co.createNamespacedCustomObject({ group: 'example.com', version: 'v1', namespace: 'default', plural: 'gadgets', body: { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' } } });
     const viaV2 = (await co.getNamespacedCustomObject({ group: 'example.com', version: 'v2beta1', namespace: 'default', plural: 'gadgets', name: 'g' })) as Widget;
     expect(viaV2.apiVersion).toBe('example.com/v2beta1');
-    const group = (await request(server.url, 'GET', '/apis/example.com')).json;
+    const group = (await request<{ preferredVersion: { version: string } }>(server.url, 'GET', '/apis/example.com')).json;
     expect(group.preferredVersion.version).toBe('v1');
   });
 

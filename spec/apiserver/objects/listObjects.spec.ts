@@ -3,6 +3,14 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
 import { expectApiError, request } from '../helpers.js';
 
+/** A list as these specs read the server's answer (built-in items carry no apiVersion and kind). */
+type ListBody = {
+  kind: string;
+  apiVersion: string;
+  metadata: { resourceVersion: string };
+  items: Array<{ apiVersion?: string; kind?: string; metadata: { resourceVersion: string } }>;
+};
+
 describe('listObjects', () => {
   let server: ApiServer;
   let core: CoreV1Api;
@@ -31,7 +39,7 @@ describe('listObjects', () => {
   });
 
   it('should set kind, apiVersion and the counter as the list resourceVersion', async () => {
-    const res = await request(server.url, 'GET', '/api/v1/namespaces/default/configmaps');
+    const res = await request<ListBody>(server.url, 'GET', '/api/v1/namespaces/default/configmaps');
     expect(res.json.kind).toBe('ConfigMapList');
     expect(res.json.apiVersion).toBe('v1');
     expect(res.json.metadata.resourceVersion).toBe(server.resourceVersion());
@@ -40,10 +48,10 @@ describe('listObjects', () => {
 
   it('should serve built-in list items without apiVersion and kind, as a real server does', async () => {
     // Only the list carries them; a GET of one object and a watch event carry their own.
-    const res = await request(server.url, 'GET', '/api/v1/namespaces/default/configmaps');
+    const res = await request<ListBody>(server.url, 'GET', '/api/v1/namespaces/default/configmaps');
     expect(res.json.items.length).toBeGreaterThan(0);
     for (const item of res.json.items) expect([item.apiVersion, item.kind]).toEqual([undefined, undefined]);
-    const one = await request(server.url, 'GET', '/api/v1/namespaces/default/configmaps/a');
+    const one = await request<{ apiVersion: string; kind: string }>(server.url, 'GET', '/api/v1/namespaces/default/configmaps/a');
     expect([one.json.apiVersion, one.json.kind]).toEqual(['v1', 'ConfigMap']);
   });
 

@@ -1,22 +1,24 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoreV1Api, ListWatch, makeInformer, PatchStrategy, setHeaderOptions, Watch, type V1ConfigMap } from '@kubernetes/client-node';
+import { CoreV1Api, ListWatch, makeInformer, PatchStrategy, setHeaderOptions, Watch, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
 import { ManualClock, openWatch, request, waitFor, type RawWatch } from '../helpers.js';
 
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const CMS = '/api/v1/namespaces/default/configmaps';
+/** What the watches here carry: ConfigMaps and namespaces, bookmarks (metadata only) and, on ERROR, a Status. */
+type WatchObject = KubernetesObject & { reason?: string };
 
 describe('watch', () => {
   let server: ApiServer;
   let core: CoreV1Api;
   let clock: ManualClock;
-  const open: RawWatch[] = [];
-  const watch = async (query: string, path = CMS): Promise<RawWatch> => {
-    const w = await openWatch(server.url, `${path}?${query}`);
+  const open: RawWatch<WatchObject>[] = [];
+  const watch = async (query: string, path = CMS): Promise<RawWatch<WatchObject>> => {
+    const w = await openWatch<WatchObject>(server.url, `${path}?${query}`);
     open.push(w);
     return w;
   };
-  const summary = (w: RawWatch): string[] => w.events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.metadata?.resourceVersion ?? e.object.reason}`);
+  const summary = (w: RawWatch<WatchObject>): string[] => w.events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.metadata?.resourceVersion ?? e.object.reason}`);
   const cm = (name: string, labels: Record<string, string> = {}, namespace = 'default'): Promise<V1ConfigMap> =>
     core.createNamespacedConfigMap({ namespace, body: { metadata: { name, labels } } });
 
@@ -47,7 +49,7 @@ describe('watch', () => {
     await core.deleteNamespacedConfigMap({ name: 'b', namespace: 'default' });
     await waitFor(() => w.events.length === 4, 'live events');
     expect(summary(w)).toEqual(['ADDED a', 'ADDED b', 'MODIFIED a', 'DELETED b']);
-    expect(w.events[3]!.object.metadata.resourceVersion).toBe(server.resourceVersion());
+    expect(w.events[3]!.object.metadata!.resourceVersion).toBe(server.resourceVersion());
     expect(w.events[2]!.object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', data: { x: '1' } });
   });
 
@@ -120,7 +122,7 @@ describe('watch', () => {
     await cm('a');
     const w = await watch('watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan');
     await waitFor(() => w.events.length === 2, 'initial events');
-    expect(w.events[1]!.object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+    expect(w.events[1]!.object.metadata!.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
   });
 
   it('should close the stream after timeoutSeconds', async () => {
@@ -148,8 +150,8 @@ describe('watch', () => {
     await waitFor(() => w.events.length === 4, 'transition events');
     expect(summary(w)).toEqual(['ADDED x', 'MODIFIED x', 'DELETED x', 'ADDED y']);
     // The DELETED for "stopped matching" carries the old labels and the update's resourceVersion.
-    expect(w.events[2]!.object.metadata.labels).toEqual({ app: 'web' });
-    expect(w.events[2]!.object.metadata.resourceVersion).toBe(leftAt);
+    expect(w.events[2]!.object.metadata!.labels).toEqual({ app: 'web' });
+    expect(w.events[2]!.object.metadata!.resourceVersion).toBe(leftAt);
   });
 
   it('should filter by field selector and by name', async () => {

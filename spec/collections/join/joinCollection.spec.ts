@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeEach } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { map } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import {

@@ -17,7 +17,7 @@ describe('KeyEntry', () => {
     e.many = new Map([['a', 1], ['b', 2]]);
     e.waiting = [other];
     e.error = 'boom';
-    expect([e.many?.size, e.waiting, e.error, e.goodDeps]).toEqual([2, [other], 'boom', null]);
+    expect([e.many.size, e.waiting, e.error, e.goodDeps]).toEqual([2, [other], 'boom', null]);
     e.many = undefined;
     e.error = undefined;
     expect(rareOf(e)).toBeDefined();

@@ -5,7 +5,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObj
 
 /** A JSON object. */
 export interface JsonObject {
-  [key: string]: JsonValue;
+  [key: string]: JsonValue | undefined;
 }
 
 /** True for a plain JSON object (not an array, not null). */

@@ -48,7 +48,7 @@ export function sendJson(res: ServerResponse, status: number, body: JsonValue, h
 
 /** Sends any thrown value as a `Status`: StatusErrors keep their code, anything else is a `500`. */
 export function sendError(res: ServerResponse, error: unknown): void {
-  const statusError = error instanceof StatusError ? error : new StatusError(500, 'InternalError', `Internal error occurred: ${String((error as Error)?.message ?? error)}`);
+  const statusError = error instanceof StatusError ? error : new StatusError(500, 'InternalError', `Internal error occurred: ${String((error as Partial<Error> | null | undefined)?.message ?? error)}`);
   const headers: Record<string, string> = {};
   const retry = statusError.details?.retryAfterSeconds;
   if (retry !== undefined) headers['Retry-After'] = String(retry);

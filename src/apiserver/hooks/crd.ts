@@ -69,7 +69,7 @@ function crdStatus(crd: StoredObject, previous: JsonObject | undefined, now: str
   const spec = objectField(crd, 'spec') ?? {};
   const names = objectField(spec, 'names') ?? {};
   const versions = (Array.isArray(spec.versions) ? spec.versions : []).filter(isJsonObject);
-  const storage = versions.find((v) => v.storage === true) ?? versions[0];
+  const storage = versions.find((v) => v.storage === true) ?? versions.at(0);
   const since = (type: string): string => {
     const old = (Array.isArray(previous?.conditions) ? previous.conditions : []).filter(isJsonObject).find((c) => c.type === type);
     return stringField(old, 'lastTransitionTime') ?? now;

@@ -82,7 +82,7 @@ export function resolveRoute(pathname: string, registry: ResourceRegistry): Rout
 
 function resourceRoute(rt: ResourceType, namespace: string | undefined, tail: string[], watchPath: boolean): Route {
   if (tail.length > 2) throw unknownPath();
-  const [name, subresource] = tail;
+  const [name, subresource] = tail as [string?, string?];
   if (subresource !== undefined && !(subresource === 'status' && rt.statusSubresource)) throw unknownPath();
   return { type: 'resource', rt, namespace, name, subresource, watchPath };
 }

@@ -11,7 +11,7 @@ const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', '
  */
 export function compareKubeVersions(a: string, b: string): number {
   const rank = (v: string): [number, number, number] | undefined => {
-    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    const m: (string | undefined)[] | null = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v); // an unmatched group is undefined
     if (!m) return undefined;
     const level = m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0;
     return [level, Number(m[1]), Number(m[3] ?? 0)];

@@ -7,7 +7,7 @@ import { applyMergePatch } from './mergePatch.js';
 /** The four patch kinds Kubernetes accepts. */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-const BY_MEDIA_TYPE: Record<string, PatchType> = {
+const BY_MEDIA_TYPE: Partial<Record<string, PatchType>> = {
   'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',

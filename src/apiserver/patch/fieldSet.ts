@@ -18,7 +18,7 @@ export class FieldSet {
   /** The leaf paths of `value` for which `include` holds (`null` values are skipped: they mean "unset"). */
   static fromObject(value: JsonObject, include: (path: FieldPath) => boolean = () => true): FieldSet {
     const set = new FieldSet();
-    const walk = (v: JsonValue, path: string[]): void => {
+    const walk = (v: JsonValue | undefined, path: string[]): void => {
       if (v === null) return;
       if (isJsonObject(v) && Object.keys(v).length > 0) {
         for (const [k, child] of Object.entries(v)) walk(child, [...path, k]);

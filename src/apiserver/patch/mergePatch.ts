@@ -14,7 +14,7 @@ export function applyMergePatch(target: JsonValue | undefined, patch: JsonValue)
   const result = isJsonObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    else result[key] = applyMergePatch(result[key], value);
+    else result[key] = value === undefined ? undefined : applyMergePatch(result[key], value);
   }
   return result;
 }

@@ -16,7 +16,7 @@ export abstract class JoinNode<T> extends KeyedView<T> {
   ) {
     // Without a `key` option, key objects as the first child does: children built with their own `key`
     // option would otherwise hold objects the join cannot key, and every reader of the join would fail.
-    const first = children[0];
+    const first = children.at(0);
     super(children, opts?.key === undefined && first !== undefined ? { ...opts, key: (o: never) => first.keyOf(o) } : opts, defaultName);
   }
 

@@ -217,7 +217,7 @@ export class OutputLedger<O> {
       return;
     }
     slot.promoteNext();
-    const heir = slot.owner;
+    const heir = slot.owner as KeyEntry<O> | undefined; // `as`: promoteNext() undid the narrowing to `rec`
     if (heir === undefined) {
       this.put(slot, undefined);
     } else {

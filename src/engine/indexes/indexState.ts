@@ -18,7 +18,8 @@ export class IndexState<T> implements IndexHandle<T> {
   constructor(
     readonly name: string,
     readonly source: InternalCollection<T>,
-    private readonly extractFn: (o: T) => readonly string[],
+    // The user's function: from plain JavaScript it may return nothing.
+    private readonly extractFn: (o: T) => readonly string[] | null | undefined,
     private readonly onError: (e: unknown, o: T) => void,
   ) {
     for (const v of source.values()) this.update(source.keyOf(v), undefined, v);

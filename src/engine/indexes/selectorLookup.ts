@@ -146,7 +146,7 @@ export class SelectorLookup<T> {
       // Reading the label by name finds what the filters' own test (`labels[name] === value`) finds, also a
       // label the map does not enumerate.
       for (let j = 0; j < names.length; j++) {
-        const value = labels[names[j]!];
+        const value: unknown = labels[names[j]!];
         if (value === undefined) continue;
         const bucket = this.byName[j]!.get(value);
         if (bucket !== undefined) for (let i = 0; i < bucket.length; i++) found[n++] = bucket[i];
@@ -210,7 +210,7 @@ export class SelectorLookup<T> {
           : slot.anchorName === undefined
             ? Object.keys(selector).length === 0
               ? slot.bucket === this.empty
-              : slot.bucket === this.always && Object.values(selector).every((v) => v === undefined)
+              : slot.bucket === this.always && Object.values(selector).every((v: unknown) => v === undefined)
             : selector[slot.anchorName] === slot.anchorValue && this.anchored.get(slot.anchorName)?.get(slot.anchorValue) === slot.bucket;
       if (!filed) return `selector lookup files ${JSON.stringify(key)} under a pair its selector does not have`;
     }
