@@ -30,7 +30,7 @@ describe('perEvent', () => {
     });
     let caught: unknown;
     try {
-      all(batch);
+      void all(batch);
     } catch (e) {
       caught = e;
     }
