@@ -82,19 +82,27 @@ function parseArgs(argv: readonly string[]): Args {
   const a: Args = { rev: '', only: ['b1', 'b1tx', 'b2'], rounds: undefined, quick: false, pairs: 1, noAge: false, order: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--only') a.only = (argv[++i] ?? '').toLowerCase().split(',').filter((s) => s !== '');
+    if (arg === '--only')
+      a.only = (argv[++i] ?? '')
+        .toLowerCase()
+        .split(',')
+        .filter((s) => s !== '');
     else if (arg === '--rounds') a.rounds = Number(argv[++i]);
     else if (arg === '--quick') a.quick = true;
     else if (arg === '--pairs') a.pairs = Number(argv[++i]);
     else if (arg === '--no-age') a.noAge = true;
     else if (arg === '--order') a.order = Number(argv[++i]);
     else if (!arg.startsWith('--') && a.rev === '') a.rev = arg;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:ab -- <revision> [--only b1,b1tx,b1same,b2] [--rounds N] [--pairs N] [--no-age] [--quick])`);
+    else
+      throw new Error(
+        `unknown argument ${JSON.stringify(arg)} (usage: bench:ab -- <revision> [--only b1,b1tx,b1same,b2] [--rounds N] [--pairs N] [--no-age] [--quick])`,
+      );
   }
   if (a.rev === '') throw new Error('bench:ab needs the revision to compare with, e.g. npm run bench:ab -- HEAD~1');
   if (a.rounds !== undefined && !(Number.isInteger(a.rounds) && a.rounds >= 3)) throw new Error('--rounds needs an integer of 3 or more');
   if (!(Number.isInteger(a.pairs) && a.pairs >= 1)) throw new Error('--pairs needs an integer of 1 or more');
-  if (a.order !== undefined && !(Number.isInteger(a.order) && a.order >= 0 && a.order < SET_UP_ORDERS.length)) throw new Error(`--order needs an index into SET_UP_ORDERS (0–${SET_UP_ORDERS.length - 1})`);
+  if (a.order !== undefined && !(Number.isInteger(a.order) && a.order >= 0 && a.order < SET_UP_ORDERS.length))
+    throw new Error(`--order needs an index into SET_UP_ORDERS (0–${SET_UP_ORDERS.length - 1})`);
   for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
   return a;
 }
@@ -181,7 +189,12 @@ function b2Contenders(builds: readonly Build[], ageGraphs: boolean, shape: Shape
         }),
       times: [],
     });
-    out.push({ name: `${b.name} fan-out`, prepare: (r) => r, op: (r) => g.services.updateObject(toggled(shape, (r as number) % 2 === 0)), times: [] });
+    out.push({
+      name: `${b.name} fan-out`,
+      prepare: (r) => r,
+      op: (r) => g.services.updateObject(toggled(shape, (r as number) % 2 === 0)),
+      times: [],
+    });
   }
   return out;
 }
@@ -219,7 +232,12 @@ interface ChildReport {
 }
 
 /** Runs the scenarios with the graphs set up in one of SET_UP_ORDERS; prints one JSON report per scenario. */
-async function child(args: Args, order: readonly Place[], other: { sha: string; dist: string }, names: { other: string; here: string }): Promise<void> {
+async function child(
+  args: Args,
+  order: readonly Place[],
+  other: { sha: string; dist: string },
+  names: { other: string; here: string },
+): Promise<void> {
   // Loaded in the order they are set up, so that neither build's code always comes first. (Nothing this
   // script imports statically loads rxkrt: B2's data comes from b2Shape.ts, not from the scenario.)
   const builds = new Map<Place, Build>();
@@ -231,10 +249,17 @@ async function child(args: Args, order: readonly Place[], other: { sha: string; 
   for (const scenario of args.only) {
     const isB2 = scenario === 'b2';
     const rounds = args.rounds ?? (isB2 ? (args.quick ? 40 : 16) : 300);
-    const contenders = isB2 ? b2Contenders([...builds.values()], !args.noAge, shapeOf(args)) : b1Contenders(inOrder, !args.noAge, scenario === 'b1tx', scenario === 'b1same');
+    const contenders = isB2
+      ? b2Contenders([...builds.values()], !args.noAge, shapeOf(args))
+      : b1Contenders(inOrder, !args.noAge, scenario === 'b1tx', scenario === 'b1same');
     const ticks = cpuTicks();
     await run(contenders, rounds);
-    const report: ChildReport = { scenario, rounds, times: Object.fromEntries(contenders.map((c) => [c.name, c.times])), steal: stealPercent(ticks, cpuTicks()) };
+    const report: ChildReport = {
+      scenario,
+      rounds,
+      times: Object.fromEntries(contenders.map((c) => [c.name, c.times])),
+      steal: stealPercent(ticks, cpuTicks()),
+    };
     console.log(JSON.stringify(report));
   }
 }
@@ -253,7 +278,9 @@ async function main(): Promise<void> {
   const names = { other: other.sha, here: process.env[HERE_NAME] ?? (hereName === other.sha ? `${hereName}(here)` : hereName) };
   if (args.order !== undefined) return child(args, SET_UP_ORDERS[args.order]!, other, names);
   const processes = 2 * args.pairs;
-  console.log(`bench:ab: ${names.here} against ${names.other}, node ${process.version}; each op after a gc and a pause, rounds in random order, in ${processes} processes, each build set up first in half of them${args.noAge ? ', graphs not aged' : ''}`);
+  console.log(
+    `bench:ab: ${names.here} against ${names.other}, node ${process.version}; each op after a gc and a pause, rounds in random order, in ${processes} processes, each build set up first in half of them${args.noAge ? ', graphs not aged' : ''}`,
+  );
   const reports: ChildReport[][] = [];
   const orders: string[] = [];
   const label = (place: Place): string => (place === 'hand' ? 'hand-written' : names[place]);
@@ -268,7 +295,12 @@ async function main(): Promise<void> {
         maxBuffer: 64 << 20,
         env: { ...process.env, [HERE_NAME]: names.here },
       });
-      reports.push(out.trim().split('\n').map((l) => JSON.parse(l) as ChildReport));
+      reports.push(
+        out
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as ChildReport),
+      );
       orders.push(setUp);
     }
   }

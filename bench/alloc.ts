@@ -28,7 +28,10 @@ async function profile(op: (round: number) => void): Promise<{ total: number; by
   const session = new Session();
   session.connect();
   // The two include flags (V8 11+) are newer than @types/node's description of the method.
-  const params: HeapProfiler.StartSamplingParameterType & { includeObjectsCollectedByMinorGC: boolean; includeObjectsCollectedByMajorGC: boolean } = {
+  const params: HeapProfiler.StartSamplingParameterType & {
+    includeObjectsCollectedByMinorGC: boolean;
+    includeObjectsCollectedByMajorGC: boolean;
+  } = {
     samplingInterval: 256,
     includeObjectsCollectedByMinorGC: true,
     includeObjectsCollectedByMajorGC: true,
@@ -79,10 +82,20 @@ const handWritten = await profile((r) => {
 });
 print('hand-written controller, 1000 pod updates', handWritten);
 const one = setup();
-print('rxkrt, 1000 pod updates in one batch', await profile((r) => batch(() => {
-  for (const p of one.updates[r % 50]!) one.g.pods.updateObject(p);
-})), handWritten.total);
+print(
+  'rxkrt, 1000 pod updates in one batch',
+  await profile((r) =>
+    batch(() => {
+      for (const p of one.updates[r % 50]!) one.g.pods.updateObject(p);
+    }),
+  ),
+  handWritten.total,
+);
 const separate = setup();
-print('rxkrt, 1000 pod updates, one transaction each', await profile((r) => {
-  for (const p of separate.updates[r % 50]!) separate.g.pods.updateObject(p);
-}), handWritten.total);
+print(
+  'rxkrt, 1000 pod updates, one transaction each',
+  await profile((r) => {
+    for (const p of separate.updates[r % 50]!) separate.g.pods.updateObject(p);
+  }),
+  handWritten.total,
+);

@@ -74,16 +74,12 @@ const handWritten = updateVariant<HandWrittenController>('hand-written', buildHa
  * The hand-written controller reconciling after every update, as rxkrt's 1000 transactions do: the
  * like-for-like comparison for that row (the baseline drains its queue once for the 1000 updates).
  */
-const handWrittenPerEvent = updateVariant<HandWrittenController>(
-  'hand-written (drain after each update)',
-  buildHandWritten,
-  (g, next) => {
-    for (const p of next) {
-      g.podEvent(podKey(p), p);
-      g.drain();
-    }
-  },
-);
+const handWrittenPerEvent = updateVariant<HandWrittenController>('hand-written (drain after each update)', buildHandWritten, (g, next) => {
+  for (const p of next) {
+    g.podEvent(podKey(p), p);
+    g.drain();
+  }
+});
 
 function buildRxkrt(pods: Pod[]): { graph: RxkrtWorkloads; events: () => number } {
   const graph = buildRxkrtWorkloads(pods, krtServices());
@@ -99,8 +95,20 @@ function rxkrtOneBatch(g: RxkrtWorkloads, next: readonly Pod[]): void {
 const rxkrtBatch = updateVariant<RxkrtWorkloads>('rxkrt (1 batch)', buildRxkrt, rxkrtOneBatch, { teardown: (c) => c.graph.stop() });
 
 /** The same two on updates that change no Workload (the phase flips): what most updates in a controller are. */
-const handWrittenUnchanged = updateVariant<HandWrittenController>('hand-written', buildHandWritten, handWrittenBurst, { baseline: true }, true);
-const rxkrtBatchUnchanged = updateVariant<RxkrtWorkloads>('rxkrt (1 batch)', buildRxkrt, rxkrtOneBatch, { teardown: (c) => c.graph.stop() }, true);
+const handWrittenUnchanged = updateVariant<HandWrittenController>(
+  'hand-written',
+  buildHandWritten,
+  handWrittenBurst,
+  { baseline: true },
+  true,
+);
+const rxkrtBatchUnchanged = updateVariant<RxkrtWorkloads>(
+  'rxkrt (1 batch)',
+  buildRxkrt,
+  rxkrtOneBatch,
+  { teardown: (c) => c.graph.stop() },
+  true,
+);
 
 const rxkrtSeparate = updateVariant<RxkrtWorkloads>(
   'rxkrt (1000 transactions)',
@@ -128,7 +136,12 @@ const mobx = updateVariant<MobxWorkloads>(
  * that used them, and each build after a gc would then run unoptimized (rxkrt's B1 build: 10-25 ms instead of
  * 2-3 ms, with 150-240 deoptimizations per 30 builds marked "weak objects").
  */
-function syncVariant(name: string, build: (pods: Pod[]) => number, resident: () => () => void, baseline = false): Variant<{ pods: Pod[]; stop: () => void }> {
+function syncVariant(
+  name: string,
+  build: (pods: Pod[]) => number,
+  resident: () => () => void,
+  baseline = false,
+): Variant<{ pods: Pod[]; stop: () => void }> {
   return {
     name,
     baseline,
@@ -149,7 +162,10 @@ function syncVariant(name: string, build: (pods: Pod[]) => number, resident: () 
 const RESIDENT_PODS = 10;
 
 /** `syncVariant` for a contender built as a stoppable graph that counts its events (rxkrt, MobX). */
-function graphSyncVariant(name: string, build: (pods: Pod[], services: Service[]) => { readonly events: number; stop(): void }): Variant<{ pods: Pod[]; stop: () => void }> {
+function graphSyncVariant(
+  name: string,
+  build: (pods: Pod[], services: Service[]) => { readonly events: number; stop(): void },
+): Variant<{ pods: Pod[]; stop: () => void }> {
   return syncVariant(
     name,
     (pods) => {

@@ -32,7 +32,14 @@ function syncVariant(
     name,
     baseline,
     ops: s.pods,
-    setup: () => ({ resident: build(pods(RESIDENT, new IpAllocator()), makeServices(RESIDENT)).graph, raw: undefined, graph: undefined, h0: 0, rawBytes: [], totalBytes: [] }),
+    setup: () => ({
+      resident: build(pods(RESIDENT, new IpAllocator()), makeServices(RESIDENT)).graph,
+      raw: undefined,
+      graph: undefined,
+      h0: 0,
+      rawBytes: [],
+      totalBytes: [],
+    }),
     prepare: (c) => {
       c.graph = undefined;
       c.raw = undefined;
@@ -190,7 +197,13 @@ export const b2: Scenario = {
       const graph = HandWrittenController.build(pods, services, () => n++);
       return { graph, events: n };
     };
-    rows.push(...(await compare(`B2 initial sync (${s.pods} pods)`, [syncVariant('hand-written', s, makePods, buildHand, true), syncVariant('rxkrt', s, makePods, buildRx)], run)));
+    rows.push(
+      ...(await compare(
+        `B2 initial sync (${s.pods} pods)`,
+        [syncVariant('hand-written', s, makePods, buildHand, true), syncVariant('rxkrt', s, makePods, buildRx)],
+        run,
+      )),
+    );
     rows.push(
       ...(await compare(
         `B2 initial sync, informer-shaped pods (${s.pods})`,
@@ -199,7 +212,11 @@ export const b2: Scenario = {
       )),
     );
     rows.push(
-      ...(await compare(`B2 burst of ${s.burst} pod updates`, [burstVariant('hand-written', s, handDriver, true), burstVariant('rxkrt (1 batch)', s, rxkrtDriver)], run)),
+      ...(await compare(
+        `B2 burst of ${s.burst} pod updates`,
+        [burstVariant('hand-written', s, handDriver, true), burstVariant('rxkrt (1 batch)', s, rxkrtDriver)],
+        run,
+      )),
     );
     rows.push(
       ...(await compare(

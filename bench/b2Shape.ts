@@ -31,7 +31,11 @@ export function makePods(s: Shape, ips: IpAllocator): Pod[] {
   const out: Pod[] = [];
   for (let i = 0; i < s.pods; i++) {
     const id = podIdentity(s, i, ips);
-    out.push({ metadata: { name: id.name, namespace: id.namespace, labels: id.labels }, spec: { serviceAccountName: 'fake-sa' }, status: { phase: 'Running', podIP: id.podIP } });
+    out.push({
+      metadata: { name: id.name, namespace: id.namespace, labels: id.labels },
+      spec: { serviceAccountName: 'fake-sa' },
+      status: { phase: 'Running', podIP: id.podIP },
+    });
   }
   return out;
 }
@@ -49,14 +53,19 @@ export function makeInformerPods(s: Shape, ips: IpAllocator): Pod[] {
 function podIdentity(s: Shape, i: number, ips: IpAllocator): PodIdentity {
   const ns = i % s.namespaces;
   const j = Math.floor(i / s.namespaces);
-  return { name: `pod-${i}`, namespace: `ns-${ns}`, labels: { app: `app-${j % 40}`, shard: `s-${j % 2}`, 'part-of': 'bench' }, podIP: ips.allocate() };
+  return {
+    name: `pod-${i}`,
+    namespace: `ns-${ns}`,
+    labels: { app: `app-${j % 40}`, shard: `s-${j % 2}`, 'part-of': 'bench' },
+    podIP: ips.allocate(),
+  };
 }
 
 export function makeServices(s: Shape): Service[] {
   const out: Service[] = [];
   for (let ns = 0; ns < s.namespaces; ns++) {
     for (let k = 0; k < s.servicesPerNs; k++) {
-      const selector: Record<string, string> = k < 40 ? { app: `app-${k}` } : { app: `app-${k - 40}`, shard: "s-0" };
+      const selector: Record<string, string> = k < 40 ? { app: `app-${k}` } : { app: `app-${k - 40}`, shard: 's-0' };
       out.push({ metadata: { name: `svc-${k}`, namespace: `ns-${ns}` }, spec: { selector } });
     }
   }

@@ -1,5 +1,13 @@
 // B3: krt issue #60366. 500 policies each selecting the 10k pods of one namespace (namespace index + filterLabel); a burst of 10k pod events.
-import { batch, filterLabel, newCollection, newNamespaceIndex, newStaticCollection, type Collection, type StaticCollection } from '../src/index.js';
+import {
+  batch,
+  filterLabel,
+  newCollection,
+  newNamespaceIndex,
+  newStaticCollection,
+  type Collection,
+  type StaticCollection,
+} from '../src/index.js';
 import { compare, type BenchOptions, type Row, type Scenario, type Variant } from './harness.js';
 import { deepEqual, IpAllocator, podKey, withNewIp, type Pod } from './fixtures.js';
 
@@ -179,20 +187,33 @@ function perEventVariant(events: number): Variant<Ctx<RxPolicies> & { i: number 
 
 export const b3: Scenario = {
   id: 'B3',
-  title: 'krt issue #60366: 500 policies × 10k pods of one namespace (namespace index + filterLabel); burst of 10k pod events (quick: 2.5k pods)',
+  title:
+    'krt issue #60366: 500 policies × 10k pods of one namespace (namespace index + filterLabel); burst of 10k pod events (quick: 2.5k pods)',
   async run(opts: BenchOptions): Promise<Row[]> {
     const count = opts.quick ? QUICK_PODS : PODS;
     const rows = await compare(
       `B3 burst of ${count === PODS ? '10k' : count} pod events`,
       [
-        burstVariant('hand-written', count, (pods, pols) => new HandPolicies(pods, pols), (g) => g.events, (g, next) => {
-          for (const p of next) g.podEvent(p);
-          g.drain();
-        }, true),
-        burstVariant('rxkrt (1 batch)', count, buildRx, (g) => g.events, (g, next) =>
-          batch(() => {
-            for (const p of next) g.pods.updateObject(p);
-          }),
+        burstVariant(
+          'hand-written',
+          count,
+          (pods, pols) => new HandPolicies(pods, pols),
+          (g) => g.events,
+          (g, next) => {
+            for (const p of next) g.podEvent(p);
+            g.drain();
+          },
+          true,
+        ),
+        burstVariant(
+          'rxkrt (1 batch)',
+          count,
+          buildRx,
+          (g) => g.events,
+          (g, next) =>
+            batch(() => {
+              for (const p of next) g.pods.updateObject(p);
+            }),
         ),
       ],
       { warmup: opts.warmup, runs: opts.runs },

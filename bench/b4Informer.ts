@@ -47,7 +47,14 @@ interface RunCtx {
 }
 
 /** A variant: `watch` starts a watcher on the fresh namespace (untimed, until synced) and counts what arrives. */
-function variant(name: string, n: number, warmup: number, env: () => Env, watch: ((c: RunCtx) => Promise<void>) | undefined, baseline = false): Variant<RunCtx> {
+function variant(
+  name: string,
+  n: number,
+  warmup: number,
+  env: () => Env,
+  watch: ((c: RunCtx) => Promise<void>) | undefined,
+  baseline = false,
+): Variant<RunCtx> {
   return {
     name,
     baseline,
@@ -155,7 +162,10 @@ export const b4: Scenario = {
       );
       const listed = await compare(
         `B4 ${n} existing pods: start → synced, every object handed on`,
-        [listVariant('client-node makeInformer', n, () => env, watchClientNode, true), listVariant('rxkrt newInformer → newCollection', n, () => env, watchRxkrt)],
+        [
+          listVariant('client-node makeInformer', n, () => env, watchClientNode, true),
+          listVariant('rxkrt newInformer → newCollection', n, () => env, watchRxkrt),
+        ],
         { warmup: opts.warmup, runs: opts.runs },
       );
       for (const r of [...rows, ...listed]) r.extra = { ...r.extra, events_per_s: Math.round((n * 1000) / r.median_ms) };

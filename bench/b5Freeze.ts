@@ -16,7 +16,12 @@ function realisticPod(i: number): Record<string, unknown> {
 
 type Ctx = { pods: Array<Record<string, unknown>> };
 
-function freezeVariant(name: string, n: number, work: (pods: Array<Record<string, unknown>>) => void, opts: { baseline?: boolean; frozenInput?: boolean } = {}): Variant<Ctx> {
+function freezeVariant(
+  name: string,
+  n: number,
+  work: (pods: Array<Record<string, unknown>>) => void,
+  opts: { baseline?: boolean; frozenInput?: boolean } = {},
+): Variant<Ctx> {
   return {
     name,
     ...(opts.baseline === true ? { baseline: true } : {}),
@@ -25,7 +30,12 @@ function freezeVariant(name: string, n: number, work: (pods: Array<Record<string
     // Fresh, unfrozen objects every run (or, for the immer case, objects immer already froze).
     prepare: (c) => {
       c.pods = Array.from({ length: n }, (_, i) => realisticPod(i));
-      if (opts.frozenInput === true) c.pods = c.pods.map((p) => produce(freeze(p, true), (d) => { (d.status as { podIP: string }).podIP = '10.9.9.9'; }));
+      if (opts.frozenInput === true)
+        c.pods = c.pods.map((p) =>
+          produce(freeze(p, true), (d) => {
+            (d.status as { podIP: string }).podIP = '10.9.9.9';
+          }),
+        );
     },
     run: (c) => work(c.pods),
   };
@@ -36,21 +46,43 @@ export const b5: Scenario = {
   title: 'freezing cost: N realistic pods, and ingesting them into a static collection (default shallow, strict deep)',
   async run(opts: BenchOptions): Promise<Row[]> {
     const n = opts.quick ? 5_000 : 100_000;
-    const ingest = (strict: boolean) => (pods: Array<Record<string, unknown>>): void => {
-      setStrictMode(strict);
-      try {
-        newStaticCollection(pods, { key: (p: { metadata: { namespace: string; name: string } }) => `${p.metadata.namespace}/${p.metadata.name}` });
-      } finally {
-        setStrictMode(false);
-      }
-    };
+    const ingest =
+      (strict: boolean) =>
+      (pods: Array<Record<string, unknown>>): void => {
+        setStrictMode(strict);
+        try {
+          newStaticCollection(pods, {
+            key: (p: { metadata: { namespace: string; name: string } }) => `${p.metadata.namespace}/${p.metadata.name}`,
+          });
+        } finally {
+          setStrictMode(false);
+        }
+      };
     return compare(
       'B5',
       [
-        freezeVariant('touch only (no freeze)', n, (pods) => { for (const p of pods) void (p.metadata as object); }, { baseline: true }),
-        freezeVariant('immer freeze, shallow', n, (pods) => { for (const p of pods) freeze(p, false); }),
-        freezeVariant('immer freeze, deep', n, (pods) => { for (const p of pods) freeze(p, true); }),
-        freezeVariant('immer freeze, deep, immer-produced input', n, (pods) => { for (const p of pods) freeze(p, true); }, { frozenInput: true }),
+        freezeVariant(
+          'touch only (no freeze)',
+          n,
+          (pods) => {
+            for (const p of pods) void (p.metadata as object);
+          },
+          { baseline: true },
+        ),
+        freezeVariant('immer freeze, shallow', n, (pods) => {
+          for (const p of pods) freeze(p, false);
+        }),
+        freezeVariant('immer freeze, deep', n, (pods) => {
+          for (const p of pods) freeze(p, true);
+        }),
+        freezeVariant(
+          'immer freeze, deep, immer-produced input',
+          n,
+          (pods) => {
+            for (const p of pods) freeze(p, true);
+          },
+          { frozenInput: true },
+        ),
         freezeVariant('static collection ingest (default: shallow freeze)', n, ingest(false)),
         freezeVariant('static collection ingest (strict mode: deep freeze)', n, ingest(true)),
       ],

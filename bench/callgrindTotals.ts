@@ -15,7 +15,8 @@ export function parseCallgrindTotals(text: string, file = 'callgrind output'): T
   const events = /^events:/m.test(text) ? eventNames(text) : undefined;
   const summary = /^summary:[ \t]*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/).map(Number);
   if (events === undefined || summary === undefined) throw new Error(`${file}: no events or summary line`);
-  if (summary.length !== events.length || summary.some((n) => !Number.isFinite(n))) throw new Error(`${file}: the summary line does not match the events line`);
+  if (summary.length !== events.length || summary.some((n) => !Number.isFinite(n)))
+    throw new Error(`${file}: the summary line does not match the events line`);
   const t = totalsOf(events, summary);
   if ((t['Ir'] ?? 0) === 0) throw new Error(`${file}: nothing was counted (the measured calls never ran)`);
   return t;
@@ -154,7 +155,8 @@ export function selfCostsByFunction(text: string): { events: string[]; costs: Ma
  * V8 making code rather than running it: its optimizing compilers, lazy compiles and deoptimizations. Names
  * as callgrind writes C++ functions, return type and parameter lists included.
  */
-const JIT_WORK = /\bv8::internal::(?:compiler|maglev|baseline)::|\bv8::internal::(?:Compiler|Deoptimizer|OptimizingCompileDispatcher)::|\bRuntime_(?:CompileOptimized|CompileLazy|CompileBaseline|NotifyDeoptimized)/;
+const JIT_WORK =
+  /\bv8::internal::(?:compiler|maglev|baseline)::|\bv8::internal::(?:Compiler|Deoptimizer|OptimizingCompileDispatcher)::|\bRuntime_(?:CompileOptimized|CompileLazy|CompileBaseline|NotifyDeoptimized)/;
 
 /**
  * The instructions V8 spent compiling or deoptimizing (`JIT_WORK`), from `selfCostsByFunction`'s costs. In

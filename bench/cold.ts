@@ -100,7 +100,9 @@ function parseArgs(argv: readonly string[]): { pods: number[]; rounds: number | 
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
   if ((globalThis as { gc?: unknown }).gc === undefined) throw new Error('run with node --expose-gc (npm run bench:cold does)');
-  console.log(`bench:cold: B1's op (every pod's IP changes) on ${args.pods.join(' and ')} pods, node ${process.version}; regimes interleaved op by op`);
+  console.log(
+    `bench:cold: B1's op (every pod's IP changes) on ${args.pods.join(' and ')} pods, node ${process.version}; regimes interleaved op by op`,
+  );
   for (const n of args.pods) {
     const ips = new IpAllocator();
     const contenders: Contender[] = [

@@ -42,7 +42,17 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildRevision, checkoutName, repo } from './revision.js';
-import { jitWorkInstructions, medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction, totalsOf, type PerUpdate, type Totals } from './callgrindTotals.js';
+import {
+  jitWorkInstructions,
+  medianPerUpdate,
+  parseCallgrindTotals,
+  perfMapResolver,
+  perUpdate,
+  selfCostsByFunction,
+  totalsOf,
+  type PerUpdate,
+  type Totals,
+} from './callgrindTotals.js';
 import { countsShape } from './b2Shape.js';
 import { codeFootprint, type CodeFootprint } from './codeFootprint.js';
 
@@ -67,7 +77,19 @@ interface Args {
 const SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx'];
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { rev: undefined, only: ['burst', 'fanout', 'b1', 'b1tx'], repeats: 3, ops: 8, warm: 60, pods: 5000, llKb: 2048, i1Kb: 32, functions: 0, footprint: false, branches: false };
+  const a: Args = {
+    rev: undefined,
+    only: ['burst', 'fanout', 'b1', 'b1tx'],
+    repeats: 3,
+    ops: 8,
+    warm: 60,
+    pods: 5000,
+    llKb: 2048,
+    i1Kb: 32,
+    functions: 0,
+    footprint: false,
+    branches: false,
+  };
   const int = (i: number, name: string, min: number): number => {
     const v = Number(argv[i]);
     if (!(Number.isInteger(v) && v >= min)) throw new Error(`${name} needs an integer of ${min} or more`);
@@ -75,7 +97,11 @@ function parseArgs(argv: readonly string[]): Args {
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--only') a.only = (argv[++i] ?? '').toLowerCase().split(',').filter((s) => s !== '');
+    if (arg === '--only')
+      a.only = (argv[++i] ?? '')
+        .toLowerCase()
+        .split(',')
+        .filter((s) => s !== '');
     else if (arg === '--repeats') a.repeats = int(++i, '--repeats', 1);
     else if (arg === '--ops') a.ops = int(++i, '--ops', 1);
     else if (arg === '--warm') a.warm = int(++i, '--warm', 0);
@@ -86,11 +112,18 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--footprint') a.footprint = true;
     else if (arg === '--branches') a.branches = true;
     else if (!arg.startsWith('--') && a.rev === undefined) a.rev = arg;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N] [--footprint] [--branches])`);
+    else
+      throw new Error(
+        `unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N] [--footprint] [--branches])`,
+      );
   }
   for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
   if (a.pods % 1000 !== 0) throw new Error('--pods needs a multiple of 1000 (B2 has 1000 pods per namespace)');
-  for (const [name, kb] of [['--ll', a.llKb], ['--i1', a.i1Kb]] as const) if ((kb & (kb - 1)) !== 0) throw new Error(`${name} needs a power of two (callgrind's caches have a power-of-two number of sets)`);
+  for (const [name, kb] of [
+    ['--ll', a.llKb],
+    ['--i1', a.i1Kb],
+  ] as const)
+    if ((kb & (kb - 1)) !== 0) throw new Error(`${name} needs a power of two (callgrind's caches have a power-of-two number of sets)`);
   return a;
 }
 
@@ -107,7 +140,14 @@ function updatesPerOp(scenario: string, args: Args): number {
   return scenario === 'burst' ? shape.burst : scenario === 'fanout' ? shape.fanout : 1000;
 }
 
-const V8_REPEATABLE = ['--single-threaded', '--predictable', '--predictable-gc-schedule', '--no-flush-bytecode', '--hash-seed=1', '--random-seed=1'];
+const V8_REPEATABLE = [
+  '--single-threaded',
+  '--predictable',
+  '--predictable-gc-schedule',
+  '--no-flush-bytecode',
+  '--hash-seed=1',
+  '--random-seed=1',
+];
 
 /** One process's totals, and for the first process of a job, its costs by function and its hot code if asked. */
 interface Counted {
@@ -153,7 +193,11 @@ function runJob(job: Job, args: Args, dir: string, n: number): Promise<Counted> 
   return new Promise((resolve, reject) => {
     execFile('setarch', argv, { cwd: repo, maxBuffer: 16 << 20 }, (err, _stdout, stderr) => {
       if (err !== null) {
-        reject(new Error(`${job.contender} (${job.scenario}) failed under callgrind: ${err.message}\n${stderr.split('\n').slice(-15).join('\n')}`));
+        reject(
+          new Error(
+            `${job.contender} (${job.scenario}) failed under callgrind: ${err.message}\n${stderr.split('\n').slice(-15).join('\n')}`,
+          ),
+        );
         return;
       }
       const text = readFileSync(out, 'utf8');
@@ -282,7 +326,9 @@ function printFunctions(contender: string, fns: readonly FunctionCosts[], top: n
 /** The footprint's total and its largest `shown` functions (10, or as many as `--functions` asks for). */
 function printFootprint(contender: string, f: CodeFootprint, shown: number): void {
   const top = [...f.byFunction].sort((a, b) => b[1] - a[1]).slice(0, shown);
-  console.log(`    ${contender}: hot code (run in at least half of the updates) ${f.lines} lines of 64 bytes, ${((f.lines * 64) / 1024).toFixed(1)} KB; most of it:`);
+  console.log(
+    `    ${contender}: hot code (run in at least half of the updates) ${f.lines} lines of 64 bytes, ${((f.lines * 64) / 1024).toFixed(1)} KB; most of it:`,
+  );
   console.log(`      ${top.map(([name, n]) => `${name.slice(0, 60)} ${n}`).join(', ')}`);
 }
 
@@ -303,7 +349,10 @@ async function main(): Promise<void> {
     }
   }
   const hereName = checkoutName();
-  const contenders: Array<{ name: string; target: string }> = [{ name: 'hand-written', target: 'hand' }, { name: hereName, target: join(repo, 'dist') }];
+  const contenders: Array<{ name: string; target: string }> = [
+    { name: 'hand-written', target: 'hand' },
+    { name: hereName, target: join(repo, 'dist') },
+  ];
   let otherName: string | undefined;
   if (args.rev !== undefined) {
     const other = buildRevision(args.rev);
@@ -320,7 +369,8 @@ async function main(): Promise<void> {
     for (const scenario of args.only) for (const c of contenders) jobs.push({ scenario, contender: c.name, target: c.target });
     const results = await runAll(jobs, args, dir);
     for (const scenario of args.only) {
-      const processesOf = (contender: string): Counted[] => results.get(jobs.find((j) => j.scenario === scenario && j.contender === contender)!)!;
+      const processesOf = (contender: string): Counted[] =>
+        results.get(jobs.find((j) => j.scenario === scenario && j.contender === contender)!)!;
       const updates = args.ops * updatesPerOp(scenario, args);
       console.log(`\n${TITLES[scenario]}`);
       console.log(
@@ -333,7 +383,10 @@ async function main(): Promise<void> {
       const hand = sums.get('hand-written')!.median;
       for (const c of contenders) {
         const { median: m, spread } = sums.get(c.name)!;
-        const vsHand = c.name === 'hand-written' ? '' : `${(m.estCycles / hand.estCycles).toFixed(3)} (instructions ${(m.instructions / hand.instructions).toFixed(3)})`;
+        const vsHand =
+          c.name === 'hand-written'
+            ? ''
+            : `${(m.estCycles / hand.estCycles).toFixed(3)} (instructions ${(m.instructions / hand.instructions).toFixed(3)})`;
         console.log(
           `  ${c.name.padEnd(22)} ${m.instructions.toFixed(0).padStart(12)} ${m.l1dMisses.toFixed(1).padStart(11)} ${m.llMisses.toFixed(2).padStart(10)} ${m.estCycles.toFixed(0).padStart(12)} ${m.l1iMisses.toFixed(1).padStart(11)}${args.branches ? ` ${m.mispredicts.toFixed(1).padStart(11)}` : ''}  ${(100 * spread).toFixed(2).padStart(6)}%  ${vsHand}`,
         );

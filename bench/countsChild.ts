@@ -63,7 +63,8 @@ async function main(): Promise<void> {
   const podCount = Number(podsArg);
   const warm = Number(warmArg);
   const ops = Number(opsArg);
-  if (contender === undefined || scenario === undefined || !(podCount > 0 && warm >= 0 && ops > 0)) throw new Error('usage: countsChild <dist | hand> <scenario> <pods> <warm-up ops> <measured ops>');
+  if (contender === undefined || scenario === undefined || !(podCount > 0 && warm >= 0 && ops > 0))
+    throw new Error('usage: countsChild <dist | hand> <scenario> <pods> <warm-up ops> <measured ops>');
   const ips = new IpAllocator();
   let prepare: () => void;
   let op: () => void;

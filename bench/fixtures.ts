@@ -84,7 +84,14 @@ export function informerShapedPod(i: number, id: PodIdentity): Pod & Record<stri
     spec: {
       nodeName: `node-${i % 20}`,
       serviceAccountName: 'default',
-      containers: [{ name: 'app', image: 'example/app:1.2.3', ports: [{ containerPort: 8080, protocol: 'TCP' }], env: [{ name: 'MODE', value: 'prod' }] }],
+      containers: [
+        {
+          name: 'app',
+          image: 'example/app:1.2.3',
+          ports: [{ containerPort: 8080, protocol: 'TCP' }],
+          env: [{ name: 'MODE', value: 'prod' }],
+        },
+      ],
     },
     status: {
       phase: 'Running',
@@ -113,7 +120,11 @@ export function withNewIp(p: Pod, ips: IpAllocator): Pod {
 
 /** The pod as a new object whose phase flips between Running and Ready: a change no Workload sees. */
 export function withNewPhase(p: Pod): Pod {
-  return { metadata: p.metadata, spec: p.spec, status: { phase: p.status.phase === 'Running' ? 'Ready' : 'Running', podIP: p.status.podIP } };
+  return {
+    metadata: p.metadata,
+    spec: p.spec,
+    status: { phase: p.status.phase === 'Running' ? 'Ready' : 'Running', podIP: p.status.podIP },
+  };
 }
 
 /** Deep equality of plain data (what reflect.DeepEqual does for these shapes). */

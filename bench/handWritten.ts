@@ -35,7 +35,8 @@ export class HandWrittenController {
   serviceEvent(key: string, next: Service | undefined): void {
     const old = this.services.get(key);
     // Replacing in place keeps the namespace's iteration order (and so the order of serviceNames) stable.
-    if (old !== undefined && old.metadata.namespace !== next?.metadata.namespace) this.servicesByNs.get(old.metadata.namespace)?.delete(key);
+    if (old !== undefined && old.metadata.namespace !== next?.metadata.namespace)
+      this.servicesByNs.get(old.metadata.namespace)?.delete(key);
     if (next === undefined) this.services.delete(key);
     else {
       this.services.set(key, next);

@@ -170,7 +170,10 @@ export async function compare(scenario: string, variants: readonly Variant[], op
     }
   }
   progress(`${scenario}: ${variants.map((v, i) => `${v.name} ${median(samples[i]!).toFixed(2)} ms`).join(', ')}`);
-  const baseIdx = Math.max(0, variants.findIndex((v) => v.baseline === true));
+  const baseIdx = Math.max(
+    0,
+    variants.findIndex((v) => v.baseline === true),
+  );
   const baseV = variants[baseIdx]!;
   const perOp = (v: Variant, m: number): number => (v.ops !== undefined && baseV.ops !== undefined ? m / v.ops : m);
   const base = perOp(baseV, median(samples[baseIdx]!));
@@ -217,7 +220,11 @@ export function formatTable(rows: readonly Row[]): string {
     ratio(r.ratio_vs_baseline),
     r.per_op_us === undefined ? '' : fmt(r.per_op_us),
     r.retained_mb === undefined ? '' : r.retained_mb.toFixed(1),
-    r.extra === undefined ? '' : Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join(' '),
+    r.extra === undefined
+      ? ''
+      : Object.entries(r.extra)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' '),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmtLine = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;

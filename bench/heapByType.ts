@@ -75,7 +75,8 @@ function measureOne(contender: Contender, shape: Shape): void {
 
 function main(): void {
   const pods = Number(process.argv[2] ?? 20_000);
-  if (!(Number.isInteger(pods) && pods >= 1000 && pods % 1000 === 0)) throw new Error('bench:heap takes a number of pods, a multiple of 1000');
+  if (!(Number.isInteger(pods) && pods >= 1000 && pods % 1000 === 0))
+    throw new Error('bench:heap takes a number of pods, a multiple of 1000');
   const shape: Shape = { pods, namespaces: pods / 1000, servicesPerNs: 50, burst: 0, fanout: 0 };
   const only = process.argv.at(3);
   if (only !== undefined) return measureOne(only as Contender, shape);
@@ -96,7 +97,9 @@ function main(): void {
     .filter((r) => Math.abs(r.hand) / pods >= 1 || Math.abs(r.rx) / pods >= 1)
     .sort((a, b) => Math.max(b.rx, b.hand) - Math.max(a.rx, a.hand));
   const total = (c: Census): number => Object.values(c).reduce((a, b) => a + b, 0);
-  console.log(`bench:heap: B2's graph at ${pods} pods, ${shape.namespaces * 50} services; bytes per pod each controller adds to the raw objects (${perPod(total(raw))} bytes per pod, the whole process)`);
+  console.log(
+    `bench:heap: B2's graph at ${pods} pods, ${shape.namespaces * 50} services; bytes per pod each controller adds to the raw objects (${perPod(total(raw))} bytes per pod, the whole process)`,
+  );
   console.log(`${'kind of object'.padEnd(56)} ${'hand-written'.padStart(13)} ${'rxkrt'.padStart(9)}`);
   for (const r of rows) console.log(`${r.k.padEnd(56)} ${perPod(r.hand).padStart(13)} ${perPod(r.rx).padStart(9)}`);
   console.log(`${'total'.padEnd(56)} ${perPod(total(hand) - total(raw)).padStart(13)} ${perPod(total(rx) - total(raw)).padStart(9)}`);

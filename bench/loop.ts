@@ -4,8 +4,29 @@
 //
 //   node dist/bench/loop.js [rounds] [only]   `only`: run just the ops whose name contains it, e.g. under
 //                                              `node --cpu-prof` to profile one op ("one batch")
-import { batch, equals, fetch, filterGeneric, filterSelectsNonEmpty, newCollection, newStaticCollection, type Collection, type StaticCollection } from '../src/index.js';
-import { IpAllocator, deepEqual, krtPods, krtServices, podKey, selects, withNewIp, withNewPhase, type Pod, type Service } from './fixtures.js';
+import {
+  batch,
+  equals,
+  fetch,
+  filterGeneric,
+  filterSelectsNonEmpty,
+  newCollection,
+  newStaticCollection,
+  type Collection,
+  type StaticCollection,
+} from '../src/index.js';
+import {
+  IpAllocator,
+  deepEqual,
+  krtPods,
+  krtServices,
+  podKey,
+  selects,
+  withNewIp,
+  withNewPhase,
+  type Pod,
+  type Service,
+} from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { QUICK, makePods, makeServices, toggled } from './b2Shape.js';
@@ -37,7 +58,9 @@ function measure(name: string, per: number, op: (round: number) => void, baselin
   }
   const ms = median(times);
   const ratio = baseline === undefined ? '(baseline)' : Number.isNaN(baseline) ? '' : `ratio ${(ms / baseline).toFixed(2)}`;
-  console.log(`${name.padEnd(52)} ${ms.toFixed(2).padStart(8)} ms/op  ${ratio.padEnd(11)} ${(median(bytes) / per / 1024).toFixed(2).padStart(6)} KB allocated per pod`);
+  console.log(
+    `${name.padEnd(52)} ${ms.toFixed(2).padStart(8)} ms/op  ${ratio.padEnd(11)} ${(median(bytes) / per / 1024).toFixed(2).padStart(6)} KB allocated per pod`,
+  );
   return ms;
 }
 
@@ -51,15 +74,25 @@ const b1Baseline = measure('B1 op, hand-written controller', 1000, () => {
   hand.drain();
 });
 const b1 = buildRxkrtWorkloads(pods, krtServices());
-measure('B1 op, rxkrt, 1000 pod updates in one batch', 1000, () => {
-  const n = next();
-  batch(() => {
-    for (const p of n) b1.pods.updateObject(p);
-  });
-}, b1Baseline);
-measure('B1 op, rxkrt, 1000 pod updates, one transaction each', 1000, () => {
-  for (const p of next()) b1.pods.updateObject(p);
-}, b1Baseline);
+measure(
+  'B1 op, rxkrt, 1000 pod updates in one batch',
+  1000,
+  () => {
+    const n = next();
+    batch(() => {
+      for (const p of n) b1.pods.updateObject(p);
+    });
+  },
+  b1Baseline,
+);
+measure(
+  'B1 op, rxkrt, 1000 pod updates, one transaction each',
+  1000,
+  () => {
+    for (const p of next()) b1.pods.updateObject(p);
+  },
+  b1Baseline,
+);
 
 // The same graphs, with updates that change no Workload (each pod's phase flips): every recompute finds its
 // output equal to the last, which is what most updates in a controller amount to.
@@ -68,12 +101,17 @@ const sameBaseline = measure('B1 op, hand-written, 1000 updates changing no Work
   for (const p of sameNext()) hand.podEvent(podKey(p), p);
   hand.drain();
 });
-measure('B1 op, rxkrt, 1000 updates changing no Workload, one batch', 1000, () => {
-  const n = sameNext();
-  batch(() => {
-    for (const p of n) b1.pods.updateObject(p);
-  });
-}, sameBaseline);
+measure(
+  'B1 op, rxkrt, 1000 updates changing no Workload, one batch',
+  1000,
+  () => {
+    const n = sameNext();
+    batch(() => {
+      for (const p of n) b1.pods.updateObject(p);
+    });
+  },
+  sameBaseline,
+);
 
 const fanoutPods = makePods(QUICK, new IpAllocator());
 const handFanout = HandWrittenController.build(fanoutPods, makeServices(QUICK), () => {});
@@ -83,17 +121,31 @@ const fanoutBaseline = measure(`fan-out to ${QUICK.fanout} pods, hand-written co
   handFanout.drain();
 });
 const b2 = buildRxkrtWorkloads(fanoutPods, makeServices(QUICK));
-measure(`fan-out to ${QUICK.fanout} pods, rxkrt`, QUICK.fanout, (r) => b2.services.updateObject(toggled(QUICK, r % 2 === 0)), fanoutBaseline);
+measure(
+  `fan-out to ${QUICK.fanout} pods, rxkrt`,
+  QUICK.fanout,
+  (r) => b2.services.updateObject(toggled(QUICK, r % 2 === 0)),
+  fanoutBaseline,
+);
 
 // A narrow selector change: ns-0/svc-0 moves between `app=app-0` and `app=app-1`, 25 pods each of the
 // namespace's 1000. Every pod of the namespace read the service's namespace group, so each is tested against
 // the service before and after; only the 50 selected by either recompute.
 const narrowed = (r: number): Service => ({ metadata: { name: 'svc-0', namespace: 'ns-0' }, spec: { selector: { app: `app-${r % 2}` } } });
-const narrowBaseline = measure(`narrow selector change in a namespace of ${QUICK.pods / QUICK.namespaces} pods, hand-written`, QUICK.pods / QUICK.namespaces, (r) => {
-  handFanout.serviceEvent('ns-0/svc-0', narrowed(r));
-  handFanout.drain();
-});
-measure(`narrow selector change in a namespace of ${QUICK.pods / QUICK.namespaces} pods, rxkrt`, QUICK.pods / QUICK.namespaces, (r) => b2.services.updateObject(narrowed(r)), narrowBaseline);
+const narrowBaseline = measure(
+  `narrow selector change in a namespace of ${QUICK.pods / QUICK.namespaces} pods, hand-written`,
+  QUICK.pods / QUICK.namespaces,
+  (r) => {
+    handFanout.serviceEvent('ns-0/svc-0', narrowed(r));
+    handFanout.drain();
+  },
+);
+measure(
+  `narrow selector change in a namespace of ${QUICK.pods / QUICK.namespaces} pods, rxkrt`,
+  QUICK.pods / QUICK.namespaces,
+  (r) => b2.services.updateObject(narrowed(r)),
+  narrowBaseline,
+);
 
 // A fetch by selector over a whole collection, without an index: 250 services in 5 namespaces, one batch of
 // 1000 pod updates. The baseline asks for the same services through `filterGeneric`, which a fetch can only
@@ -103,27 +155,40 @@ function selectorGraph(bySelector: boolean, derived = false): { pods: StaticColl
   const all = makePods(QUICK, new IpAllocator());
   const pods = newStaticCollection<Pod>(all);
   const given = newStaticCollection<Service>(makeServices(QUICK));
-  const services: Collection<Service> = derived ? newCollection(given, (_ctx, s) => ({ metadata: s.metadata, spec: { selector: s.spec.selector } })) : given;
+  const services: Collection<Service> = derived
+    ? newCollection(given, (_ctx, s) => ({ metadata: s.metadata, spec: { selector: s.spec.selector } }))
+    : given;
   newCollection(pods, (ctx, p) => {
     const sameNs = filterGeneric((s: Service) => s.metadata.namespace === p.metadata.namespace);
     const svcs = bySelector
       ? fetch(ctx, services, filterSelectsNonEmpty(p.metadata.labels), sameNs)
-      : fetch(ctx, services, filterGeneric((s: Service) => s.metadata.namespace === p.metadata.namespace && selects(s.spec.selector, p.metadata.labels)));
+      : fetch(
+          ctx,
+          services,
+          filterGeneric((s: Service) => s.metadata.namespace === p.metadata.namespace && selects(s.spec.selector, p.metadata.labels)),
+        );
     return { metadata: p.metadata, ip: p.status.podIP ?? '', serviceNames: svcs.map((s) => s.metadata.name) };
   }).register(() => {});
   return { pods, all };
 }
-const selectorOp = (g: { pods: StaticCollection<Pod>; all: Pod[] }, ips: IpAllocator) => (r: number): void => {
-  const from = (r * 1000) % g.all.length;
-  const next = g.all.slice(from, from + 1000).map((p) => withNewIp(p, ips));
-  batch(() => {
-    for (const p of next) g.pods.updateObject(p);
-  });
-  for (let i = 0; i < next.length; i++) g.all[from + i] = next[i]!;
-};
+const selectorOp =
+  (g: { pods: StaticCollection<Pod>; all: Pod[] }, ips: IpAllocator) =>
+  (r: number): void => {
+    const from = (r * 1000) % g.all.length;
+    const next = g.all.slice(from, from + 1000).map((p) => withNewIp(p, ips));
+    batch(() => {
+      for (const p of next) g.pods.updateObject(p);
+    });
+    for (let i = 0; i < next.length; i++) g.all[from + i] = next[i]!;
+  };
 const scanIps = new IpAllocator();
 const scanBaseline = measure('1000 pods fetching from 250 services by predicate (scan)', 1000, selectorOp(selectorGraph(false), scanIps));
-measure('1000 pods fetching from 250 services by selector (lookup)', 1000, selectorOp(selectorGraph(true), new IpAllocator()), scanBaseline);
+measure(
+  '1000 pods fetching from 250 services by selector (lookup)',
+  1000,
+  selectorOp(selectorGraph(true), new IpAllocator()),
+  scanBaseline,
+);
 measure('... 250 derived services by predicate (scan)', 1000, selectorOp(selectorGraph(false, true), new IpAllocator()), scanBaseline);
 measure('... 250 derived services by selector (lookup)', 1000, selectorOp(selectorGraph(true, true), new IpAllocator()), scanBaseline);
 
@@ -137,28 +202,48 @@ let kept: unknown;
 const allocBaseline = measure('1000 Workloads allocated', 1000, () => {
   kept = workloadsWith('10.0.0.2');
 });
-measure('... and each shallow-frozen (Object.freeze)', 1000, () => {
-  const next = workloadsWith('10.0.0.2');
-  for (const w of next) Object.freeze(w);
-  kept = next;
-}, allocBaseline);
-measure('... and each compared with its predecessor (equals)', 1000, () => {
-  const next = workloadsWith('10.0.0.2');
-  for (let i = 0; i < next.length; i++) if (equals(previous[i], next[i])) throw new Error('Workloads with different IPs compared equal');
-  kept = next;
-}, allocBaseline);
+measure(
+  '... and each shallow-frozen (Object.freeze)',
+  1000,
+  () => {
+    const next = workloadsWith('10.0.0.2');
+    for (const w of next) Object.freeze(w);
+    kept = next;
+  },
+  allocBaseline,
+);
+measure(
+  '... and each compared with its predecessor (equals)',
+  1000,
+  () => {
+    const next = workloadsWith('10.0.0.2');
+    for (let i = 0; i < next.length; i++) if (equals(previous[i], next[i])) throw new Error('Workloads with different IPs compared equal');
+    kept = next;
+  },
+  allocBaseline,
+);
 // An unchanged output: equal in every field, so the whole object is walked (most recomputes in a controller),
 // against the bench's own deepEqual, which ignores prototypes and `equals` methods.
-measure('... and each compared with an equal predecessor (equals)', 1000, () => {
-  const next = workloadsWith('10.0.0.1');
-  for (let i = 0; i < next.length; i++) if (!equals(previous[i], next[i])) throw new Error('equal Workloads compared different');
-  kept = next;
-}, allocBaseline);
-measure('... the same with the bench fixture\'s deepEqual', 1000, () => {
-  const next = workloadsWith('10.0.0.1');
-  for (let i = 0; i < next.length; i++) if (!deepEqual(previous[i], next[i])) throw new Error('equal Workloads compared different');
-  kept = next;
-}, allocBaseline);
+measure(
+  '... and each compared with an equal predecessor (equals)',
+  1000,
+  () => {
+    const next = workloadsWith('10.0.0.1');
+    for (let i = 0; i < next.length; i++) if (!equals(previous[i], next[i])) throw new Error('equal Workloads compared different');
+    kept = next;
+  },
+  allocBaseline,
+);
+measure(
+  "... the same with the bench fixture's deepEqual",
+  1000,
+  () => {
+    const next = workloadsWith('10.0.0.1');
+    for (let i = 0; i < next.length; i++) if (!deepEqual(previous[i], next[i])) throw new Error('equal Workloads compared different');
+    kept = next;
+  },
+  allocBaseline,
+);
 void kept;
 
 // The selector lookup on its own: the candidates among the 51 services of a B2 namespace in its fan-out state
@@ -170,20 +255,33 @@ for (const s of namespaceServices) lookup.set(`${s.metadata.namespace}/${s.metad
 const found = new CandidateList<Service>();
 const podsOf = (extra: boolean): Pod[] =>
   makePods({ ...QUICK, pods: 1000, namespaces: 1 }, new IpAllocator()).map((p, i) =>
-    extra ? { ...p, metadata: { ...p.metadata, labels: { ...p.metadata.labels, 'pod-template-hash': `h${i % 7}`, version: 'v1', team: `t${i % 3}` } } } : p,
+    extra
+      ? {
+          ...p,
+          metadata: { ...p.metadata, labels: { ...p.metadata.labels, 'pod-template-hash': `h${i % 7}`, version: 'v1', team: `t${i % 3}` } },
+        }
+      : p,
   );
-for (const [label, lookupPods] of [['3 labels', podsOf(false)], ['6 labels', podsOf(true)]] as const) {
+for (const [label, lookupPods] of [
+  ['3 labels', podsOf(false)],
+  ['6 labels', podsOf(true)],
+] as const) {
   let selected = 0;
   const scanBaseline = measure(`selector lookup, 1000 pods (${label}): scan of 51 selectors`, 1000, () => {
     for (const p of lookupPods) for (const s of namespaceServices) if (selectsNonEmpty(s.spec.selector, p.metadata.labels)) selected++;
   });
-  const lookupMs = measure(`selector lookup, 1000 pods (${label}): candidates`, 1000, () => {
-    for (const p of lookupPods) {
-      lookup.candidates(p.metadata.labels, false, found);
-      selected += found.length;
-      found.reset();
-    }
-  }, scanBaseline);
+  const lookupMs = measure(
+    `selector lookup, 1000 pods (${label}): candidates`,
+    1000,
+    () => {
+      for (const p of lookupPods) {
+        lookup.candidates(p.metadata.labels, false, found);
+        selected += found.length;
+        found.reset();
+      }
+    },
+    scanBaseline,
+  );
   // `only` may have left both rows out (measure returns NaN for a row it skips): then nothing ran to select.
   const ran = !Number.isNaN(scanBaseline) || !Number.isNaN(lookupMs);
   if (ran && selected === 0) throw new Error('the selector lookup benchmark selected nothing');

@@ -15,7 +15,10 @@ export interface MobxWorkloads {
 /** Builds the stores, one structural computed per pod and a reaction per computed; reactions run once on return. */
 export function buildMobxWorkloads(pods: readonly Pod[], services: readonly Service[]): MobxWorkloads {
   // Objects are replaced, never mutated: keep them as plain references (`deep: false`).
-  const podMap = observable.map<string, Pod>(pods.map((p) => [podKey(p), p]), { deep: false });
+  const podMap = observable.map<string, Pod>(
+    pods.map((p) => [podKey(p), p]),
+    { deep: false },
+  );
   const svcMap = observable.map<string, Service>(
     services.map((s) => [`${s.metadata.namespace}/${s.metadata.name}`, s]),
     { deep: false },

@@ -30,7 +30,14 @@ export function pairedRatio(a: readonly (readonly number[])[], b: readonly (read
   const overProcesses: number[] = [];
   for (let k = 0; k < RESAMPLES; k++) {
     overRounds.push(median(resampledRounds(ratios, everyProcess)));
-    overProcesses.push(median(resampledRounds(ratios, everyProcess.map(() => pick(everyProcess)))));
+    overProcesses.push(
+      median(
+        resampledRounds(
+          ratios,
+          everyProcess.map(() => pick(everyProcess)),
+        ),
+      ),
+    );
   }
   overRounds.sort((x, y) => x - y);
   overProcesses.sort((x, y) => x - y);

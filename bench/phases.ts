@@ -50,11 +50,18 @@ function measure(d: Data, rounds: number): void {
   const ips = new IpAllocator();
   const hand = new Cursor([...d.pods], d.burst, ips);
   const handGraph = HandWrittenController.build(hand.pods, d.services, () => {});
-  const rx = new Cursor(d.pods.map((p) => withNewIp(p, ips)), d.burst, ips);
+  const rx = new Cursor(
+    d.pods.map((p) => withNewIp(p, ips)),
+    d.burst,
+    ips,
+  );
   const rxGraph = buildRxkrtWorkloads(rx.pods, d.services);
   age();
   const flushTimes = new Map<string, number>();
-  for (const [label, c] of [['source flush', rxGraph.pods], ['Workloads flush', rxGraph.workloads]] as const) {
+  for (const [label, c] of [
+    ['source flush', rxGraph.pods],
+    ['Workloads flush', rxGraph.workloads],
+  ] as const) {
     const node = internal(c as never) as unknown as { flush(): void };
     const flush = node.flush.bind(node);
     node.flush = () => {
@@ -105,8 +112,16 @@ function measure(d: Data, rounds: number): void {
   const us = (xs: number[]): string => ((1000 * median(xs)) / d.burst).toFixed(3).padStart(8);
   console.log(`\n${d.name}: ${d.burst} updates per op, ${rounds} rounds (median µs per update)`);
   const handTotal = handPhases['events']!.map((e, i) => e + handPhases['drain']![i]!);
-  console.log(`  hand-written  ${Object.entries(handPhases).map(([k, v]) => `${k} ${us(v)}`).join('   ')}   total ${us(handTotal)}`);
-  console.log(`  rxkrt         ${Object.entries(rxPhases).map(([k, v]) => `${k} ${us(v)}`).join('   ')}`);
+  console.log(
+    `  hand-written  ${Object.entries(handPhases)
+      .map(([k, v]) => `${k} ${us(v)}`)
+      .join('   ')}   total ${us(handTotal)}`,
+  );
+  console.log(
+    `  rxkrt         ${Object.entries(rxPhases)
+      .map(([k, v]) => `${k} ${us(v)}`)
+      .join('   ')}`,
+  );
 }
 
 function main(): void {
@@ -120,7 +135,10 @@ function main(): void {
   console.log(`bench:phases: node ${process.version}; every op after a full gc`);
   const b1Ips = new IpAllocator();
   measure({ name: 'B1 (1000 pods, 50 services)', pods: krtPods(1000, b1Ips), services: krtServices(), burst: 1000 }, rounds ?? 100);
-  measure({ name: `B2 burst (${shape.pods} pods)`, pods: makePods(shape, new IpAllocator()), services: makeServices(shape), burst: shape.burst }, rounds ?? 20);
+  measure(
+    { name: `B2 burst (${shape.pods} pods)`, pods: makePods(shape, new IpAllocator()), services: makeServices(shape), burst: shape.burst },
+    rounds ?? 20,
+  );
 }
 
 main();

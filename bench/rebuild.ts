@@ -52,11 +52,16 @@ const mode = process.argv[2];
 if (mode === 'warm') {
   const rx = backToBack((pods) => buildRxkrtWorkloads(pods, krtServices()).stop());
   const hand = backToBack((pods) => void HandWrittenController.build(pods, krtServices(), () => {}));
-  console.log(`B1 graph build (1000 pods), back to back: rxkrt median ${rx.toFixed(2)} ms, hand-written ${hand.toFixed(2)} ms (${(rx / hand).toFixed(2)}x)`);
+  console.log(
+    `B1 graph build (1000 pods), back to back: rxkrt median ${rx.toFixed(2)} ms, hand-written ${hand.toFixed(2)} ms (${(rx / hand).toFixed(2)}x)`,
+  );
 } else if (mode === 'none' || mode === 'resident') {
   const ms = await measure(mode === 'resident');
-  console.log(`B1 graph build (1000 pods), ${mode === 'resident' ? 'one resident graph alive' : 'nothing else alive'}: median ${ms.toFixed(2)} ms over ${ROUNDS - 5} rounds`);
+  console.log(
+    `B1 graph build (1000 pods), ${mode === 'resident' ? 'one resident graph alive' : 'nothing else alive'}: median ${ms.toFixed(2)} ms over ${ROUNDS - 5} rounds`,
+  );
 } else {
   const self = fileURLToPath(import.meta.url);
-  for (const m of ['none', 'resident', 'warm']) process.stdout.write(execFileSync(process.execPath, ['--expose-gc', self, m], { encoding: 'utf8' }));
+  for (const m of ['none', 'resident', 'warm'])
+    process.stdout.write(execFileSync(process.execPath, ['--expose-gc', self, m], { encoding: 'utf8' }));
 }

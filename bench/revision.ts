@@ -20,9 +20,13 @@ export function buildRevision(rev: string): { sha: string; dist: string } {
     mkdirSync(dir, { recursive: true });
     execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`, { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
     if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    if (!existsSync(join(dir, 'bench', 'rxkrtWorkloads.ts'))) throw new Error(`revision ${sha} has no bench/rxkrtWorkloads.ts to build its graph with`);
+    if (!existsSync(join(dir, 'bench', 'rxkrtWorkloads.ts')))
+      throw new Error(`revision ${sha} has no bench/rxkrtWorkloads.ts to build its graph with`);
     process.stderr.write(`  · building ${sha} in ${dir}\n`);
-    execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+    execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: dir,
+      stdio: 'inherit',
+    });
   }
   return { sha, dist };
 }
@@ -34,9 +38,24 @@ export function buildRevision(rev: string): { sha: string; dist: string } {
 export function checkoutName(): string {
   const here = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
   const dirty =
-    execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'], {
-      cwd: repo,
-      encoding: 'utf8',
-    }).trim() !== '';
+    execFileSync(
+      'git',
+      [
+        'status',
+        '--porcelain',
+        '--untracked-files=no',
+        '--',
+        'src',
+        'bench',
+        'package.json',
+        'package-lock.json',
+        'tsconfig.json',
+        'tsconfig.build.json',
+      ],
+      {
+        cwd: repo,
+        encoding: 'utf8',
+      },
+    ).trim() !== '';
   return `${here}${dirty ? '+changes' : ''}`;
 }

@@ -25,8 +25,17 @@ function parseArgs(argv: readonly string[]): Args {
     const arg = argv[i]!;
     if (arg === '--quick') a.quick = true;
     else if (arg === '--json') a.json = true;
-    else if (arg === '--only') a.only = (argv[++i] ?? '').split(',').map((s) => s.trim().toUpperCase()).filter((s) => s !== '');
-    else if (arg.startsWith('--only=')) a.only = arg.slice(7).split(',').map((s) => s.trim().toUpperCase()).filter((s) => s !== '');
+    else if (arg === '--only')
+      a.only = (argv[++i] ?? '')
+        .split(',')
+        .map((s) => s.trim().toUpperCase())
+        .filter((s) => s !== '');
+    else if (arg.startsWith('--only='))
+      a.only = arg
+        .slice(7)
+        .split(',')
+        .map((s) => s.trim().toUpperCase())
+        .filter((s) => s !== '');
     else if (arg === '--runs') a.runs = Number(argv[++i]);
     else if (arg.startsWith('--runs=')) a.runs = Number(arg.slice(7));
     else throw new Error(`unknown argument ${JSON.stringify(arg)} (use --quick, --json, --only B1,B2, --runs N)`);
@@ -49,7 +58,8 @@ async function loadScenarios(): Promise<Scenario[]> {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  if ((globalThis as { gc?: unknown }).gc === undefined) process.stderr.write('warning: run node with --expose-gc (npm run bench does) for gc between runs\n');
+  if ((globalThis as { gc?: unknown }).gc === undefined)
+    process.stderr.write('warning: run node with --expose-gc (npm run bench does) for gc between runs\n');
   const all = await loadScenarios();
   const unknown = (args.only ?? []).filter((id) => !all.some((s) => s.id === id));
   if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${all.map((s) => s.id).join(', ')}`);

@@ -54,7 +54,15 @@ function build(layer: number, extra?: (n: number) => number): Graph {
   const byNamespace = newNamespaceIndex(services);
   let sink = 0;
   if (layer === 1 || layer === 2) {
-    const w = newCollection(pods, (_ctx, p) => ({ metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, ip: p.status.podIP, serviceNames: [] as string[] }), { name: 'W' });
+    const w = newCollection(
+      pods,
+      (_ctx, p) => ({
+        metadata: { name: p.metadata.name, namespace: p.metadata.namespace },
+        ip: p.status.podIP,
+        serviceNames: [] as string[],
+      }),
+      { name: 'W' },
+    );
     if (layer === 2) w.register(() => void sink++);
   } else if (layer >= 3) {
     const workload = workloadOf(byNamespace);
@@ -104,7 +112,9 @@ function layer(n: number): void {
   }
   const t = median(tx);
   const b = median(one);
-  console.log(`  ${LAYERS[n]!.padEnd(44)} one batch ${b.toFixed(3)}  transactions ${t.toFixed(3)}  difference ${(t - b).toFixed(3)} µs per update (${(t / b).toFixed(2)}x)`);
+  console.log(
+    `  ${LAYERS[n]!.padEnd(44)} one batch ${b.toFixed(3)}  transactions ${t.toFixed(3)}  difference ${(t - b).toFixed(3)} µs per update (${(t / b).toFixed(2)}x)`,
+  );
 }
 
 const PROBES = ['code', 'branches', 'data'] as const;
@@ -139,7 +149,10 @@ function probe(kind: Probe, size: number): void {
   const extraTx: number[] = [];
   const extraBatch: number[] = [];
   for (let r = 0; r < ROUNDS + WARM; r++) {
-    for (const [op, out] of [[asTransactions, extraTx], [inBatch, extraBatch]] as const) {
+    for (const [op, out] of [
+      [asTransactions, extraTx],
+      [inBatch, extraBatch],
+    ] as const) {
       // Alternating which graph goes first.
       const heavierFirst = r % 2 === 0;
       const x = timeOp(heavierFirst ? heavier : plain, op);
@@ -148,7 +161,9 @@ function probe(kind: Probe, size: number): void {
     }
   }
   const what = kind === 'code' ? 'statements of straight-line code' : kind === 'branches' ? 'predictable branches' : 'data lines read';
-  console.log(`  ${String(size).padStart(4)} ${what.padEnd(32)} ${median(extraTx).toFixed(3)} µs more per update as transactions, ${median(extraBatch).toFixed(3)} µs in one batch`);
+  console.log(
+    `  ${String(size).padStart(4)} ${what.padEnd(32)} ${median(extraTx).toFixed(3)} µs more per update as transactions, ${median(extraBatch).toFixed(3)} µs in one batch`,
+  );
 }
 
 const [mode, arg, size] = process.argv.slice(2);
@@ -166,7 +181,11 @@ else if (mode === 'probe') {
   for (let n = 0; n < LAYERS.length; n++) child('layer', String(n));
   console.log('Part 2: work added to every transform run of B1, against B1 as it is (a process per probe):');
   child('probe', 'code', '0');
-  for (const [kind, sizes] of [['code', [250, 500]], ['branches', [500, 1000]], ['data', [256, 512]]] as const) {
+  for (const [kind, sizes] of [
+    ['code', [250, 500]],
+    ['branches', [500, 1000]],
+    ['data', [256, 512]],
+  ] as const) {
     for (const n of sizes) child('probe', kind, String(n));
   }
 }

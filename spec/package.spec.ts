@@ -9,12 +9,40 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const CORE = [
-  'keyOf', 'equals', 'latest', 'items', 'KeyError', 'TransformError', 'batch',
-  'newStaticCollection', 'newStatic', 'newCollection', 'newManyCollection', 'newSingleton', 'newManyFromNothing',
-  'joinCollection', 'joinWithMergeCollection', 'mapCollection', 'collectionFromEvents', 'singletonFromValues',
-  'fetch', 'fetchOne', 'fetchOrList', 'partialFetch',
-  'filterKey', 'filterKeys', 'filterObjectName', 'filterIndex', 'filterLabel', 'filterSelects', 'filterSelectsNonEmpty', 'filterGeneric',
-  'newIndex', 'newNamespaceIndex', 'newRecomputeTrigger', 'DebugHandler',
+  'keyOf',
+  'equals',
+  'latest',
+  'items',
+  'KeyError',
+  'TransformError',
+  'batch',
+  'newStaticCollection',
+  'newStatic',
+  'newCollection',
+  'newManyCollection',
+  'newSingleton',
+  'newManyFromNothing',
+  'joinCollection',
+  'joinWithMergeCollection',
+  'mapCollection',
+  'collectionFromEvents',
+  'singletonFromValues',
+  'fetch',
+  'fetchOne',
+  'fetchOrList',
+  'partialFetch',
+  'filterKey',
+  'filterKeys',
+  'filterObjectName',
+  'filterIndex',
+  'filterLabel',
+  'filterSelects',
+  'filterSelectsNonEmpty',
+  'filterGeneric',
+  'newIndex',
+  'newNamespaceIndex',
+  'newRecomputeTrigger',
+  'DebugHandler',
 ];
 const KUBE = ['newInformer'];
 const TESTING = ['startApiServer'];
@@ -24,7 +52,11 @@ describe('the built package', () => {
   let out: string;
   beforeAll(() => {
     out = mkdtempSync(join(tmpdir(), 'rxkrt-build-'));
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(out, 'dist')], { cwd: root, stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(out, 'dist')],
+      { cwd: root, stdio: 'pipe' },
+    );
   }, 120_000);
 
   it('should export every API.md name from rxkrt, rxkrt/kube, rxkrt/testing and rxkrt/apiserver', () => {
@@ -44,7 +76,9 @@ describe('the built package', () => {
       const s = core.newStaticCollection([{ metadata: { name: 'a', namespace: 'ns' } }]);
       const c = core.newCollection(s, (ctx, o) => ({ metadata: o.metadata, n: core.fetch(ctx, s).length }));
       console.log(JSON.stringify({ missing, key: core.keyOf(c.list()[0]), n: c.list()[0].n, synced: c.hasSynced() }));`;
-    const result = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: out, encoding: 'utf8' })) as Record<string, unknown>;
+    const result = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: out, encoding: 'utf8' }),
+    ) as Record<string, unknown>;
     expect(result).toEqual({ missing: [], key: 'ns/a', n: 1, synced: true });
     rmSync(out, { recursive: true, force: true });
   }, 60_000);

@@ -13,7 +13,10 @@ export async function runConfigMapCountDemo(print: (line: string) => void = cons
     const kc = server.kubeConfig();
     const core = kc.makeApiClient(CoreV1Api);
     const sub = configMapCount(kc, stop.signal)
-      .pipe(filter((n): n is number => n !== undefined), distinctUntilChanged())
+      .pipe(
+        filter((n): n is number => n !== undefined),
+        distinctUntilChanged(),
+      )
       .subscribe((n) => {
         seen.push(n);
         print(`configmaps: ${n}`);

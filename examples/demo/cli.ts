@@ -70,7 +70,10 @@ function parse(argv: string[]): { opts: DemoOptions; json: boolean } | 'help' {
 /** Runs the demo with these arguments; resolves to the process exit code. */
 export async function runCli(
   argv: string[],
-  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; output?: DemoOutput } = { stdout: process.stdout, stderr: process.stderr },
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; output?: DemoOutput } = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+  },
 ): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -102,4 +105,3 @@ export async function runCli(
   }
   return s.consistent ? 0 : 1;
 }
-

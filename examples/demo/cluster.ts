@@ -48,7 +48,15 @@ export async function installPolicyCrd(c: Clients): Promise<void> {
         group: POLICY_GROUP,
         scope: 'Namespaced',
         names: { plural: 'accesspolicies', singular: 'accesspolicy', kind: 'AccessPolicy', listKind: 'AccessPolicyList' },
-        versions: [{ name: POLICY_VERSION, served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
+        versions: [
+          {
+            name: POLICY_VERSION,
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } },
+          },
+        ],
       },
     },
   });
@@ -69,7 +77,12 @@ function podLabels(rand: () => number): Record<string, string> {
 export async function createPod(c: Clients, ns: string, name: string, rand: () => number): Promise<void> {
   await c.core.createNamespacedPod({
     namespace: ns,
-    body: { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, labels: podLabels(rand) }, spec: { containers: [{ name: 'app', image: 'example/app:1' }], nodeName: `node-${Math.floor(rand() * 5)}` } },
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: ns, labels: podLabels(rand) },
+      spec: { containers: [{ name: 'app', image: 'example/app:1' }], nodeName: `node-${Math.floor(rand() * 5)}` },
+    },
   });
   await setPodIp(c, ns, name);
 }
@@ -81,7 +94,8 @@ export async function setPodIp(c: Clients, ns: string, name: string): Promise<vo
 /** Seeds a realistic cluster: namespaces, labelled pods with IPs, services and policies selecting them. */
 export async function seedCluster(c: Clients, shape: ClusterShape, rand: () => number): Promise<void> {
   await installPolicyCrd(c);
-  for (let n = 0; n < shape.namespaces; n++) await c.core.createNamespace({ body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `team-${n}` } } });
+  for (let n = 0; n < shape.namespaces; n++)
+    await c.core.createNamespace({ body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `team-${n}` } } });
   const work: Array<Promise<void>> = [];
   for (let i = 0; i < shape.pods; i++) {
     work.push(createPod(c, `team-${i % shape.namespaces}`, `pod-${i}`, rand));
@@ -91,7 +105,15 @@ export async function seedCluster(c: Clients, shape: ClusterShape, rand: () => n
     const ns = `team-${i % shape.namespaces}`;
     work.push(
       c.core
-        .createNamespacedService({ namespace: ns, body: { apiVersion: 'v1', kind: 'Service', metadata: { name: `svc-${i}`, namespace: ns }, spec: { selector: { app: `app-${i % APPS}` }, ports: [{ port: 80 }] } } })
+        .createNamespacedService({
+          namespace: ns,
+          body: {
+            apiVersion: 'v1',
+            kind: 'Service',
+            metadata: { name: `svc-${i}`, namespace: ns },
+            spec: { selector: { app: `app-${i % APPS}` }, ports: [{ port: 80 }] },
+          },
+        })
         .then(() => undefined),
     );
   }
@@ -103,7 +125,17 @@ export async function seedCluster(c: Clients, shape: ClusterShape, rand: () => n
       metadata: { name: `policy-${i}`, namespace: ns },
       spec: { selector: { matchLabels: { tier: TIERS[i % TIERS.length]! } }, allow: ['team-0'] },
     };
-    work.push(c.custom.createNamespacedCustomObject({ group: POLICY_GROUP, version: POLICY_VERSION, namespace: ns, plural: 'accesspolicies', body: policy }).then(() => undefined));
+    work.push(
+      c.custom
+        .createNamespacedCustomObject({
+          group: POLICY_GROUP,
+          version: POLICY_VERSION,
+          namespace: ns,
+          plural: 'accesspolicies',
+          body: policy,
+        })
+        .then(() => undefined),
+    );
   }
   await Promise.all(work);
 }
@@ -155,7 +187,14 @@ export async function churnOnce(
   }
   const i = Math.floor(rand() * shape.policies);
   await c.custom.patchNamespacedCustomObject(
-    { group: POLICY_GROUP, version: POLICY_VERSION, namespace: `team-${i % shape.namespaces}`, plural: 'accesspolicies', name: `policy-${i}`, body: { spec: { selector: { matchLabels: { tier: TIERS[Math.floor(rand() * TIERS.length)]! } } } } },
+    {
+      group: POLICY_GROUP,
+      version: POLICY_VERSION,
+      namespace: `team-${i % shape.namespaces}`,
+      plural: 'accesspolicies',
+      name: `policy-${i}`,
+      body: { spec: { selector: { matchLabels: { tier: TIERS[Math.floor(rand() * TIERS.length)]! } } } },
+    },
     mergePatch,
   );
   return { op: 'policy-edit' };

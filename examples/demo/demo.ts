@@ -61,11 +61,15 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
     if (opts.kubeconfig !== undefined) {
       kc = new KubeConfig();
       kc.loadFromFile(opts.kubeconfig);
-      out.log(`using cluster ${kc.getCurrentCluster()?.server ?? '(none)'} from ${opts.kubeconfig} (${opts.writeStatus ? 'writing policy status' : 'read-only'})`);
+      out.log(
+        `using cluster ${kc.getCurrentCluster()?.server ?? '(none)'} from ${opts.kubeconfig} (${opts.writeStatus ? 'writing policy status' : 'read-only'})`,
+      );
     } else {
       server = await startApiServer();
       kc = server.kubeConfig();
-      out.log(`embedded API server on ${server.url}; seeding ${opts.shape.namespaces} namespaces, ${opts.shape.pods} pods, ${opts.shape.services} services, ${opts.shape.policies} policies`);
+      out.log(
+        `embedded API server on ${server.url}; seeding ${opts.shape.namespaces} namespaces, ${opts.shape.pods} pods, ${opts.shape.services} services, ${opts.shape.policies} policies`,
+      );
       await seedCluster(clientsFor(kc), opts.shape, mulberry32(opts.seed));
     }
 
@@ -73,7 +77,11 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
     const namespaces = newInformer<V1Namespace>(kc, { apiVersion: 'v1', kind: 'Namespace' }, { ...informerOpts, name: 'Namespaces' });
     const pods = newInformer<V1Pod>(kc, { apiVersion: 'v1', kind: 'Pod' }, { ...informerOpts, name: 'Pods' });
     const services = newInformer<V1Service>(kc, { apiVersion: 'v1', kind: 'Service' }, { ...informerOpts, name: 'Services' });
-    const policies = newInformer<AccessPolicy>(kc, { apiVersion: POLICY_API_VERSION, kind: 'AccessPolicy' }, { ...informerOpts, name: 'AccessPolicies' });
+    const policies = newInformer<AccessPolicy>(
+      kc,
+      { apiVersion: POLICY_API_VERSION, kind: 'AccessPolicy' },
+      { ...informerOpts, name: 'AccessPolicies' },
+    );
     const sources = [namespaces, pods, services, policies] as Collection<unknown>[];
     const registry = buildRegistry({ namespaces, pods, services, policies }, { stop: stop.signal });
     const derived = [registry.workloads, registry.serviceEndpoints, registry.policyStatus] as Collection<unknown>[];
@@ -89,10 +97,17 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
     await registry.workloads.waitUntilSynced(stop.signal);
     await registry.serviceEndpoints.waitUntilSynced(stop.signal);
     await registry.policyStatus.waitUntilSynced(stop.signal);
-    out.log(`synced in ${(performance.now() - t0).toFixed(0)} ms: ${registry.workloads.list().length} workloads, ${registry.serviceEndpoints.list().length} services, ${registry.policyStatus.list().length} policies`);
+    out.log(
+      `synced in ${(performance.now() - t0).toFixed(0)} ms: ${registry.workloads.list().length} workloads, ${registry.serviceEndpoints.list().length} services, ${registry.policyStatus.list().length} policies`,
+    );
 
     if (opts.kubeconfig === undefined || opts.writeStatus) {
-      writer = newStatusWriter(kc, registry.policyStatus, { stop: stop.signal, concurrency: 8, qps: 200, plurals: { AccessPolicy: 'accesspolicies' } });
+      writer = newStatusWriter(kc, registry.policyStatus, {
+        stop: stop.signal,
+        concurrency: 8,
+        qps: 200,
+        plurals: { AccessPolicy: 'accesspolicies' },
+      });
     }
 
     const clients = clientsFor(kc);
@@ -188,7 +203,12 @@ function progressLines(
  * Waits until the registry equals a from-scratch computation over the server's current state (returns
  * undefined), or gives up after a while and returns what still differs.
  */
-async function settle(kc: KubeConfig, registry: Registry, writer: StatusWriter | undefined, statusMustLand: boolean): Promise<string | undefined> {
+async function settle(
+  kc: KubeConfig,
+  registry: Registry,
+  writer: StatusWriter | undefined,
+  statusMustLand: boolean,
+): Promise<string | undefined> {
   const clients = clientsFor(kc);
   let mismatch: string | undefined = 'not checked';
   for (let i = 0; i < 100; i++) {
@@ -209,7 +229,11 @@ async function settle(kc: KubeConfig, registry: Registry, writer: StatusWriter |
   return mismatch;
 }
 
-function compare(registry: Registry, expect: ReturnType<typeof registryFromScratch>, livePolicies: AccessPolicy[] | undefined): string | undefined {
+function compare(
+  registry: Registry,
+  expect: ReturnType<typeof registryFromScratch>,
+  livePolicies: AccessPolicy[] | undefined,
+): string | undefined {
   const byKey = <T extends { metadata: { name: string; namespace: string } }>(xs: T[]): Map<string, T> =>
     new Map(xs.map((x) => [`${x.metadata.namespace}/${x.metadata.name}`, x]));
   const sameSet = <T extends { metadata: { name: string; namespace: string } }>(what: string, got: T[], want: T[]): string | undefined => {
@@ -225,13 +249,15 @@ function compare(registry: Registry, expect: ReturnType<typeof registryFromScrat
   if (b !== undefined) return b;
   const statuses = new Map(registry.policyStatus.list().map((s) => [`${s.obj.metadata?.namespace}/${s.obj.metadata?.name}`, s.status]));
   for (const want of expect.policyStatus) {
-    if (!equals(statuses.get(want.key), want.status)) return `policy status ${want.key}: ${JSON.stringify(statuses.get(want.key))} vs ${JSON.stringify(want.status)}`;
+    if (!equals(statuses.get(want.key), want.status))
+      return `policy status ${want.key}: ${JSON.stringify(statuses.get(want.key))} vs ${JSON.stringify(want.status)}`;
   }
   if (livePolicies !== undefined) {
     for (const p of livePolicies) {
       const key = `${p.metadata?.namespace}/${p.metadata?.name}`;
       const want = expect.policyStatus.find((s) => s.key === key)?.status;
-      if (!equals(p.status, want)) return `policy ${key} on the server carries ${JSON.stringify(p.status)}, expected ${JSON.stringify(want)}`;
+      if (!equals(p.status, want))
+        return `policy ${key} on the server carries ${JSON.stringify(p.status)}, expected ${JSON.stringify(want)}`;
     }
   }
   return undefined;

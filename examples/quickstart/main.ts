@@ -8,10 +8,16 @@ const pods = newStaticCollection<Pod>([], { name: 'Pods' });
 const services = newStaticCollection<Service>([], { name: 'Services' });
 
 // A pure transform: which pod IPs back each service. fetch() records what it read.
-const endpoints = newCollection(services, (ctx, svc) => ({
-  metadata: svc.metadata,
-  ips: fetch(ctx, pods, filterLabel(svc.selector)).map((p) => p.ip).sort(),
-}), { name: 'Endpoints' });
+const endpoints = newCollection(
+  services,
+  (ctx, svc) => ({
+    metadata: svc.metadata,
+    ips: fetch(ctx, pods, filterLabel(svc.selector))
+      .map((p) => p.ip)
+      .sort(),
+  }),
+  { name: 'Endpoints' },
+);
 
 export const log: string[] = [];
 endpoints.register((e: Event<{ ips: string[] }>) => void log.push(`${e.type} ${JSON.stringify(e.new?.ips ?? [])}`));

@@ -14,7 +14,10 @@ export async function runSpendingAlerts(print: (line: string) => void = console.
     print(`ALERT ${a}`);
   });
   const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
-  customers$.next([{ type: 'add', new: 'ann' }, { type: 'add', new: 'bob' }]);
+  customers$.next([
+    { type: 'add', new: 'ann' },
+    { type: 'add', new: 'bob' },
+  ]);
   const orders: Order[] = [
     { id: 'o1', customer: 'ann', amount: 60 },
     { id: 'o2', customer: 'bob', amount: 30 },

@@ -28,11 +28,15 @@ export function spendingAlerts(
   const orders = collectionFromEvents<Order>(orders$, { name: 'Orders', key: (o: Order) => o.id, scheduler });
   const customers = collectionFromEvents<string>(customers$, { name: 'Customers', scheduler });
   const byCustomer = newIndex(orders, 'customer', (o) => [o.customer]);
-  const totals = newCollection(customers, (ctx, customer): CustomerTotal => {
-    const mine = fetch(ctx, orders, filterIndex(byCustomer, customer));
-    const total = mine.reduce((s, o) => s + o.amount, 0);
-    return { customer, total, orders: mine.length, resourceName: () => customer };
-  }, { name: 'Totals', equals: (a: CustomerTotal, b: CustomerTotal) => a.total === b.total && a.orders === b.orders });
+  const totals = newCollection(
+    customers,
+    (ctx, customer): CustomerTotal => {
+      const mine = fetch(ctx, orders, filterIndex(byCustomer, customer));
+      const total = mine.reduce((s, o) => s + o.amount, 0);
+      return { customer, total, orders: mine.length, resourceName: () => customer };
+    },
+    { name: 'Totals', equals: (a: CustomerTotal, b: CustomerTotal) => a.total === b.total && a.orders === b.orders },
+  );
   // From here on it is ordinary RxJS: batches of events, flattened and filtered.
   const alerts$ = totals.events$.pipe(
     mergeMap((batch) => batch),

@@ -10,7 +10,12 @@ export interface ScratchResult {
 }
 
 /** Recomputes everything from scratch (O(pods × (services + policies))). */
-export function registryFromScratch(namespaces: V1Namespace[], pods: V1Pod[], services: V1Service[], policies: AccessPolicy[]): ScratchResult {
+export function registryFromScratch(
+  namespaces: V1Namespace[],
+  pods: V1Pod[],
+  services: V1Service[],
+  policies: AccessPolicy[],
+): ScratchResult {
   const liveNs = new Set(namespaces.filter((n) => n.status?.phase !== 'Terminating').map((n) => n.metadata?.name ?? ''));
   const workloads: Workload[] = [];
   for (const pod of pods) {
@@ -23,8 +28,14 @@ export function registryFromScratch(namespaces: V1Namespace[], pods: V1Pod[], se
       ip,
       labels,
       node: pod.spec?.nodeName,
-      services: services.filter((s) => s.metadata?.namespace === ns && selectsNonEmpty(s.spec?.selector ?? {}, labels)).map((s) => s.metadata?.name ?? '').sort(),
-      policies: policies.filter((p) => p.metadata?.namespace === ns && isSubset(p.spec?.selector?.matchLabels ?? {}, labels)).map((p) => p.metadata?.name ?? '').sort(),
+      services: services
+        .filter((s) => s.metadata?.namespace === ns && selectsNonEmpty(s.spec?.selector ?? {}, labels))
+        .map((s) => s.metadata?.name ?? '')
+        .sort(),
+      policies: policies
+        .filter((p) => p.metadata?.namespace === ns && isSubset(p.spec?.selector?.matchLabels ?? {}, labels))
+        .map((p) => p.metadata?.name ?? '')
+        .sort(),
     });
   }
   const serviceEndpoints = services.map((svc) => {

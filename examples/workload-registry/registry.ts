@@ -50,7 +50,13 @@ export function buildRegistry(src: RegistrySources, opts: Pick<CollectionOptions
       const labels = pod.metadata?.labels ?? {};
       const services = fetch(ctx, src.services, filterIndex(servicesByNamespace, ns), filterSelectsNonEmpty(labels));
       // Only a policy's name and selector matter here: its status writes must not recompute workloads.
-      const policies = partialFetch(ctx, src.policies, (p) => p.metadata?.name ?? '', filterIndex(policiesByNamespace, ns), filterSelects(labels));
+      const policies = partialFetch(
+        ctx,
+        src.policies,
+        (p) => p.metadata?.name ?? '',
+        filterIndex(policiesByNamespace, ns),
+        filterSelects(labels),
+      );
       return {
         metadata: { name: pod.metadata?.name ?? '', namespace: ns },
         ip,
@@ -71,7 +77,8 @@ export function buildRegistry(src: RegistrySources, opts: Pick<CollectionOptions
       const ns = svc.metadata?.namespace ?? '';
       const selector = svc.spec?.selector ?? {};
       // A service without a selector has no endpoints we can compute (as in Kubernetes).
-      const behind = Object.keys(selector).length === 0 ? [] : fetch(ctx, workloads, filterIndex(workloadsByNamespace, ns), filterLabel(selector));
+      const behind =
+        Object.keys(selector).length === 0 ? [] : fetch(ctx, workloads, filterIndex(workloadsByNamespace, ns), filterLabel(selector));
       return {
         metadata: { name: svc.metadata?.name ?? '', namespace: ns },
         endpoints: behind.map((w) => ({ pod: w.metadata.name, ip: w.ip })).sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0)),

@@ -90,7 +90,9 @@ describe('the rxkrt-apiserver process', () => {
     child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
     return {
       output: () => ({ stdout, stderr }),
-      exit: new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))),
+      exit: new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on('exit', (code, signal) => resolve({ code, signal })),
+      ),
     };
   };
 
@@ -130,10 +132,15 @@ describe('kubectl against the standalone server', () => {
   const env = (): NodeJS.ProcessEnv => ({ ...process.env, HOME: dir, KUBECONFIG: kubeconfig });
   const kubectl = (...args: string[]): Promise<{ stdout: string; stderr: string }> =>
     new Promise((resolve, reject) => {
-      execFile(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args], { env: env(), timeout: 20_000 }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`kubectl ${args.join(' ')} failed: ${error.message}\n${stderr}`));
-        else resolve({ stdout, stderr });
-      });
+      execFile(
+        KUBECTL,
+        ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args],
+        { env: env(), timeout: 20_000 },
+        (error, stdout, stderr) => {
+          if (error) reject(new Error(`kubectl ${args.join(' ')} failed: ${error.message}\n${stderr}`));
+          else resolve({ stdout, stderr });
+        },
+      );
     });
 
   beforeAll(async () => {
@@ -157,14 +164,40 @@ describe('kubectl against the standalone server', () => {
 
   it('should create objects from manifests, then custom objects of a CRD it created', async () => {
     const manifest = join(dir, 'manifest.yaml');
-    await writeFile(manifest, [
-      'apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: demo', '---',
-      'apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: cfg', '  namespace: demo', '  labels: {app: web}', 'data:', '  greeting: hello', '---',
-      'apiVersion: apiextensions.k8s.io/v1', 'kind: CustomResourceDefinition', 'metadata:', '  name: widgets.example.com', 'spec:',
-      '  group: example.com', '  scope: Namespaced', '  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wd]}',
-      '  versions:', '  - name: v1', '    served: true', '    storage: true', '    subresources: {status: {}}',
-      '    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}', '',
-    ].join('\n'));
+    await writeFile(
+      manifest,
+      [
+        'apiVersion: v1',
+        'kind: Namespace',
+        'metadata:',
+        '  name: demo',
+        '---',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        '  name: cfg',
+        '  namespace: demo',
+        '  labels: {app: web}',
+        'data:',
+        '  greeting: hello',
+        '---',
+        'apiVersion: apiextensions.k8s.io/v1',
+        'kind: CustomResourceDefinition',
+        'metadata:',
+        '  name: widgets.example.com',
+        'spec:',
+        '  group: example.com',
+        '  scope: Namespaced',
+        '  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wd]}',
+        '  versions:',
+        '  - name: v1',
+        '    served: true',
+        '    storage: true',
+        '    subresources: {status: {}}',
+        '    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}',
+        '',
+      ].join('\n'),
+    );
     const { stdout } = await kubectl('create', '-f', manifest);
     expect(stdout.trim().split('\n')).toEqual([
       'namespace/demo created',
@@ -183,7 +216,12 @@ describe('kubectl against the standalone server', () => {
     expect(table.split('\n')[0]).toMatch(/^NAME\s+AGE/);
     expect(table).toMatch(/^cfg\s/m);
     const json = JSON.parse((await kubectl('get', 'configmap', 'cfg', '-n', 'demo', '-o', 'json')).stdout);
-    expect(json).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'demo', labels: { app: 'web' } }, data: { greeting: 'hello' } });
+    expect(json).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cfg', namespace: 'demo', labels: { app: 'web' } },
+      data: { greeting: 'hello' },
+    });
     expect(json.metadata.resourceVersion).toMatch(/^\d+$/);
     const size = (await kubectl('get', 'wd', 'w1', '-n', 'demo', '-o', 'jsonpath={.spec.size}')).stdout;
     expect(size).toBe('3');
@@ -192,11 +230,17 @@ describe('kubectl against the standalone server', () => {
   });
 
   it('should stream changes with get --watch', async () => {
-    const child = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'get', 'configmaps', '-n', 'demo', '--watch', '-o', 'name'], { env: env() });
+    const child = spawn(
+      KUBECTL,
+      ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'get', 'configmaps', '-n', 'demo', '--watch', '-o', 'name'],
+      { env: env() },
+    );
     // A safety net: kubectl must never outlive the test.
     const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     try {
       await waitFor(() => out.includes('configmap/cfg'), 'the initial listing from kubectl');

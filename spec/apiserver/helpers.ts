@@ -22,7 +22,8 @@ export async function expectApiError(p: Promise<unknown>, code: number, reason?:
   if (!(error instanceof ApiException)) throw new Error(`expected an ApiException ${code}, got ${String(error)}`);
   const body = (typeof error.body === 'string' ? JSON.parse(error.body) : error.body) as StatusBody;
   if (error.code !== code) throw new Error(`expected HTTP ${code}, got ${error.code}: ${JSON.stringify(body)}`);
-  if (body.kind !== 'Status' || body.code !== code || body.status !== 'Failure') throw new Error(`not a failure Status: ${JSON.stringify(body)}`);
+  if (body.kind !== 'Status' || body.code !== code || body.status !== 'Failure')
+    throw new Error(`not a failure Status: ${JSON.stringify(body)}`);
   if (reason !== undefined && body.reason !== reason) throw new Error(`expected reason ${reason}, got ${body.reason}`);
   return body;
 }
@@ -32,7 +33,10 @@ export async function expectApiError(p: Promise<unknown>, code: number, reason?:
  * text when that is not JSON), typed as the caller expects it: `Body`, `unknown` unless given.
  */
 export async function request<Body = unknown>(
-  base: string, method: string, path: string, opts: { body?: unknown; contentType?: string } = {},
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; contentType?: string } = {},
 ): Promise<{ status: number; json: Body; headers: Headers }> {
   const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   const res = await fetch(base + path, {
@@ -141,7 +145,10 @@ export class ManualClock {
   advance(ms: number): void {
     const end = this.time + ms;
     for (;;) {
-      const due = this.timers.filter((t) => t.live && t.at <= end).sort((a, b) => a.at - b.at).at(0);
+      const due = this.timers
+        .filter((t) => t.live && t.at <= end)
+        .sort((a, b) => a.at - b.at)
+        .at(0);
       if (!due) break;
       this.time = due.at;
       if (due.every) due.at += due.every;
@@ -160,6 +167,10 @@ export class ManualClock {
   private add(fn: () => void, ms: number, every?: number): { cancel(): void } {
     const timer = { at: this.time + ms, fn, every, live: true };
     this.timers.push(timer);
-    return { cancel: () => { timer.live = false; } };
+    return {
+      cancel: () => {
+        timer.live = false;
+      },
+    };
   }
 }

@@ -1,5 +1,13 @@
 import { describe, it, expect } from '@jest/globals';
-import { estimatedCycles, jitWorkInstructions, medianPerUpdate, parseCallgrindTotals, perfMapResolver, perUpdate, selfCostsByFunction } from '../../bench/callgrindTotals.js';
+import {
+  estimatedCycles,
+  jitWorkInstructions,
+  medianPerUpdate,
+  parseCallgrindTotals,
+  perfMapResolver,
+  perUpdate,
+  selfCostsByFunction,
+} from '../../bench/callgrindTotals.js';
 
 /** The head of a callgrind output file as callgrind 3.19 writes it with --cache-sim=yes (from a B2 burst run). */
 const OUTPUT = `# callgrind format
@@ -26,11 +34,23 @@ totals: 34153687 11006028 3891179 598560 276767 47480 5827 70608 41705
 describe('callgrind totals (bench:counts)', () => {
   it('should name every column of the summary line by the events line', () => {
     const t = parseCallgrindTotals(OUTPUT);
-    expect(t).toEqual({ Ir: 34153687, Dr: 11006028, Dw: 3891179, I1mr: 598560, D1mr: 276767, D1mw: 47480, ILmr: 5827, DLmr: 70608, DLmw: 41705 });
+    expect(t).toEqual({
+      Ir: 34153687,
+      Dr: 11006028,
+      Dw: 3891179,
+      I1mr: 598560,
+      D1mr: 276767,
+      D1mw: 47480,
+      ILmr: 5827,
+      DLmr: 70608,
+      DLmw: 41705,
+    });
   });
 
   it('should refuse output without its events or summary line, naming the file', () => {
-    expect(() => parseCallgrindTotals(OUTPUT.replace(/^summary:.*$/m, ''), 'burst-1.out')).toThrow('burst-1.out: no events or summary line');
+    expect(() => parseCallgrindTotals(OUTPUT.replace(/^summary:.*$/m, ''), 'burst-1.out')).toThrow(
+      'burst-1.out: no events or summary line',
+    );
     expect(() => parseCallgrindTotals(OUTPUT.replace(/^events:.*$/m, ''))).toThrow('no events or summary line');
   });
 
@@ -67,7 +87,14 @@ describe('callgrind totals (bench:counts)', () => {
   });
 
   it('should take the median of each figure over processes, and the spread of their instruction counts', () => {
-    const at = (instructions: number, llMisses: number) => ({ instructions, l1dMisses: 1, l1iMisses: 0, llMisses, estCycles: instructions + 100 * llMisses, mispredicts: llMisses * 10 });
+    const at = (instructions: number, llMisses: number) => ({
+      instructions,
+      l1dMisses: 1,
+      l1iMisses: 0,
+      llMisses,
+      estCycles: instructions + 100 * llMisses,
+      mispredicts: llMisses * 10,
+    });
     const { median, spread } = medianPerUpdate([at(1000, 3), at(1010, 1), at(1002, 2)]);
     expect(median.instructions).toBe(1002);
     expect(median.llMisses).toBe(2);
@@ -108,7 +135,14 @@ describe('callgrind totals (bench:counts)', () => {
   });
 
   it('should name JIT code by the last perf map entry that holds its address, and leave other names alone', () => {
-    const resolve = perfMapResolver(['d0df000 1000 JS:~recompute old.js:1:1', 'd0df500 200 JS:*recompute derivedCollection.js:304:14', 'not a map line', 'd0e3000 100 JS:*updateObject newStaticCollection.js:12:17'].join('\n'));
+    const resolve = perfMapResolver(
+      [
+        'd0df000 1000 JS:~recompute old.js:1:1',
+        'd0df500 200 JS:*recompute derivedCollection.js:304:14',
+        'not a map line',
+        'd0e3000 100 JS:*updateObject newStaticCollection.js:12:17',
+      ].join('\n'),
+    );
     expect(resolve('0x000000000d0df5c0')).toBe('JS:*recompute derivedCollection.js:304:14');
     expect(resolve('0x000000000d0dff00')).toBe('JS:~recompute old.js:1:1');
     expect(resolve('0x000000000d0e3000')).toBe('JS:*updateObject newStaticCollection.js:12:17');
@@ -118,7 +152,10 @@ describe('callgrind totals (bench:counts)', () => {
   it('should count as V8 making code its compilers, lazy compiles and deoptimizer, and nothing that runs code', () => {
     const costs = new Map<string, number[]>([
       ['v8::internal::compiler::GraphReducer::ReduceTop()', [40, 1]],
-      ['void v8::internal::compiler::RepresentationSelector::VisitInputs<(v8::internal::compiler::Phase)0>(v8::internal::compiler::Node*)', [5, 0]],
+      [
+        'void v8::internal::compiler::RepresentationSelector::VisitInputs<(v8::internal::compiler::Phase)0>(v8::internal::compiler::Node*)',
+        [5, 0],
+      ],
       ['v8::internal::Deoptimizer::DoComputeOutputFrames()', [30, 0]],
       ['v8::internal::Compiler::Compile(v8::internal::Isolate*, v8::internal::Handle<v8::internal::JSFunction>)', [7, 0]],
       ['v8::internal::Runtime_CompileOptimized_Concurrent(int, unsigned long*, v8::internal::Isolate*)', [3, 0]],
@@ -136,4 +173,3 @@ describe('callgrind totals (bench:counts)', () => {
     expect(jitWorkInstructions(['DLmr'], costs)).toBe(0);
   });
 });
-

@@ -11,7 +11,10 @@ function runOf(level: number, n = 60): { a: number[]; b: number[] } {
 describe('pairedRatio (bench:ab)', () => {
   it('should give the pooled median and each process’s own median', () => {
     const p = [runOf(1.1), runOf(0.9)];
-    const r = pairedRatio(p.map((x) => x.a), p.map((x) => x.b));
+    const r = pairedRatio(
+      p.map((x) => x.a),
+      p.map((x) => x.b),
+    );
     expect(r.perProcess.map((x) => Number(x.toFixed(3)))).toEqual([1.1, 0.9]);
     expect(r.median).toBeGreaterThan(0.89);
     expect(r.median).toBeLessThan(1.11);
@@ -20,8 +23,14 @@ describe('pairedRatio (bench:ab)', () => {
   it('should widen the interval over processes when processes disagree, and not the one over rounds', () => {
     const agree = [runOf(1.0), runOf(1.0), runOf(1.0), runOf(1.0)];
     const disagree = [runOf(1.15), runOf(0.85), runOf(1.15), runOf(0.85)];
-    const a = pairedRatio(agree.map((x) => x.a), agree.map((x) => x.b));
-    const d = pairedRatio(disagree.map((x) => x.a), disagree.map((x) => x.b));
+    const a = pairedRatio(
+      agree.map((x) => x.a),
+      agree.map((x) => x.b),
+    );
+    const d = pairedRatio(
+      disagree.map((x) => x.a),
+      disagree.map((x) => x.b),
+    );
     expect(a.processesHi - a.processesLo).toBeLessThan(0.02);
     expect(d.processesHi - d.processesLo).toBeGreaterThan(0.2);
     // Pooled rounds of processes at 0.85 and 1.15 have their median between the two, where few rounds lie:
@@ -34,7 +43,14 @@ describe('pairedRatio (bench:ab)', () => {
 
   it('should print the median, both intervals and the processes', () => {
     const p = [runOf(1.0), runOf(1.0)];
-    const text = describeRatio(pairedRatio(p.map((x) => x.a), p.map((x) => x.b)));
-    expect(text).toMatch(/^1\.000 \(95% interval \d\.\d{3}–\d\.\d{3} over rounds, \d\.\d{3}–\d\.\d{3} over processes; per process 1\.000 1\.000\)$/);
+    const text = describeRatio(
+      pairedRatio(
+        p.map((x) => x.a),
+        p.map((x) => x.b),
+      ),
+    );
+    expect(text).toMatch(
+      /^1\.000 \(95% interval \d\.\d{3}–\d\.\d{3} over rounds, \d\.\d{3}–\d\.\d{3} over processes; per process 1\.000 1\.000\)$/,
+    );
   });
 });

@@ -4,7 +4,10 @@ import type { TestScheduler } from 'rxjs/testing';
 import { collectionFromEvents, newCollection, setLogger, TransformError, KeyError, type Collection, type Event } from '../../src/index.js';
 import { add, update, del, createMarbleScheduler, eventsToStrings } from '../../src/testing/index.js';
 
-interface Pod { metadata: { name: string; namespace: string }; ip?: string }
+interface Pod {
+  metadata: { name: string; namespace: string };
+  ip?: string;
+}
 const pod = (name: string, ip?: string): Pod => ({ metadata: { name, namespace: 'ns' }, ip });
 
 /** A derived collection used throughout: pods with an IP. */
@@ -118,16 +121,14 @@ describe('collectionFromEvents', () => {
       const boom = new Error('watch failed');
       const pods = collectionFromEvents<Pod>(cold('-a-#', { a: add(pod('a', '1')) }, boom), { name: 'Pods' });
       const ips = podIPs(pods);
-      expectObservable(pods.errors$.pipe(map((e) => [e instanceof TransformError, e.collection, e.key, e.error]))).toBe(
-        '---e',
-        { e: [true, 'Pods', undefined, boom] },
-      );
+      expectObservable(pods.errors$.pipe(map((e) => [e instanceof TransformError, e.collection, e.key, e.error]))).toBe('---e', {
+        e: [true, 'Pods', undefined, boom],
+      });
       // events$ neither errors nor completes: the collection outlives its source.
       expectObservable(eventsToStrings(pods.events$)).toBe('-a', { a: 'add/ns/a' });
-      expectObservable(cold('-----x').pipe(map(() => [pods.list().length, ips.getKey('ns/a')?.ip, pods.hasSynced()]))).toBe(
-        '-----s',
-        { s: [1, '1', true] },
-      );
+      expectObservable(cold('-----x').pipe(map(() => [pods.list().length, ips.getKey('ns/a')?.ip, pods.hasSynced()]))).toBe('-----s', {
+        s: [1, '1', true],
+      });
     });
   });
 
@@ -173,7 +174,16 @@ describe('collectionFromEvents', () => {
       testScheduler.schedule(() => stop.abort(), 4);
       expectSubscriptions(source.subscriptions).toBe('^---!');
       expectObservable(eventsToStrings(ips.events$)).toBe('-a-b', { a: 'add/ns/a', b: 'add/ns/b' });
-      expectObservable(cold('--------x').pipe(map(() => pods.list().map((p) => p.metadata.name).sort()))).toBe('--------s', {
+      expectObservable(
+        cold('--------x').pipe(
+          map(() =>
+            pods
+              .list()
+              .map((p) => p.metadata.name)
+              .sort(),
+          ),
+        ),
+      ).toBe('--------s', {
         s: ['a', 'b'],
       });
     });
@@ -237,7 +247,12 @@ describe('collectionFromEvents', () => {
 
   it('should apply every emission at once, each as its own transaction, on a synchronous scheduler', () => {
     const all = collectionFromEvents<Pod>(of(add(pod('a')), [add(pod('b')), add(pod('c'))]), { scheduler: queueScheduler });
-    expect(all.list().map((p) => p.metadata.name).sort()).toEqual(['a', 'b', 'c']);
+    expect(
+      all
+        .list()
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'b', 'c']);
     expect(all.hasSynced()).toBe(true);
 
     const subject = new Subject<Event<Pod>>();

@@ -19,8 +19,12 @@ import {
 } from '../../src/index.js';
 import { subscribers } from '../helpers/fixtures.js';
 
-interface Named { metadata: { name: string; namespace: string; labels?: Record<string, string> } }
-const named = (name: string, labels?: Record<string, string>): Named => ({ metadata: { name, namespace: 'ns', ...(labels ? { labels } : {}) } });
+interface Named {
+  metadata: { name: string; namespace: string; labels?: Record<string, string> };
+}
+const named = (name: string, labels?: Record<string, string>): Named => ({
+  metadata: { name, namespace: 'ns', ...(labels ? { labels } : {}) },
+});
 
 const ROUNDS = 1000;
 
@@ -47,14 +51,29 @@ const KINDS: readonly Kind[] = [
   {
     name: 'newCollection with fetches',
     build: (s, stop) => ({
-      c: newCollection(s.pods, (ctx, p) => ({ ...p, n: fetch(ctx, s.cms, filterLabel(p.metadata.labels ?? {})).length + fetch(ctx, s.cms, filterKey('ns/cfg')).length }), { stop }),
-      expected: [{ ...named('a', { app: 'x' }), n: 2 }, { ...named('b', { app: 'y' }), n: 1 }],
+      c: newCollection(
+        s.pods,
+        (ctx, p) => ({
+          ...p,
+          n: fetch(ctx, s.cms, filterLabel(p.metadata.labels ?? {})).length + fetch(ctx, s.cms, filterKey('ns/cfg')).length,
+        }),
+        { stop },
+      ),
+      expected: [
+        { ...named('a', { app: 'x' }), n: 2 },
+        { ...named('b', { app: 'y' }), n: 1 },
+      ],
     }),
   },
   {
     name: 'newManyCollection with an index fetch',
     build: (s, stop) => ({
-      c: newManyCollection(s.pods, (ctx, p) => fetch(ctx, s.cms, filterIndex(s.byApp, p.metadata.labels?.['app'] ?? '')).map((c) => `${p.metadata.name}:${c.metadata.name}`), { stop }),
+      c: newManyCollection(
+        s.pods,
+        (ctx, p) =>
+          fetch(ctx, s.cms, filterIndex(s.byApp, p.metadata.labels?.['app'] ?? '')).map((c) => `${p.metadata.name}:${c.metadata.name}`),
+        { stop },
+      ),
       expected: ['a:cfg'],
     }),
   },
@@ -74,7 +93,13 @@ const KINDS: readonly Kind[] = [
   },
   {
     name: 'mapCollection',
-    build: (s, stop) => ({ c: mapCollection(s.pods, (p) => ({ ...p, mapped: true }), { stop }), expected: [{ ...named('a', { app: 'x' }), mapped: true }, { ...named('b', { app: 'y' }), mapped: true }] }),
+    build: (s, stop) => ({
+      c: mapCollection(s.pods, (p) => ({ ...p, mapped: true }), { stop }),
+      expected: [
+        { ...named('a', { app: 'x' }), mapped: true },
+        { ...named('b', { app: 'y' }), mapped: true },
+      ],
+    }),
   },
   {
     name: 'index as collection',
@@ -82,11 +107,17 @@ const KINDS: readonly Kind[] = [
   },
   {
     name: 'joinCollection',
-    build: (s, stop) => ({ c: joinCollection([s.pods, s.cms], { stop }), expected: [named('a', { app: 'x' }), named('b', { app: 'y' }), named('cfg', { app: 'x' })] }),
+    build: (s, stop) => ({
+      c: joinCollection([s.pods, s.cms], { stop }),
+      expected: [named('a', { app: 'x' }), named('b', { app: 'y' }), named('cfg', { app: 'x' })],
+    }),
   },
   {
     name: 'joinWithMergeCollection',
-    build: (s, stop) => ({ c: joinWithMergeCollection([s.pods, s.cms], (vs) => vs[0], { stop }), expected: [named('a', { app: 'x' }), named('b', { app: 'y' }), named('cfg', { app: 'x' })] }),
+    build: (s, stop) => ({
+      c: joinWithMergeCollection([s.pods, s.cms], (vs) => vs[0], { stop }),
+      expected: [named('a', { app: 'x' }), named('b', { app: 'y' }), named('cfg', { app: 'x' })],
+    }),
   },
   {
     name: 'a chain of derived collections with handlers and events$',

@@ -12,17 +12,25 @@ import {
 } from '../../src/index.js';
 import { add, createMarbleScheduler, del, eventsToStrings, trackEvents, update } from '../../src/testing/index.js';
 
-interface Pod { metadata: { name: string; namespace: string }; ip: string }
+interface Pod {
+  metadata: { name: string; namespace: string };
+  ip: string;
+}
 const pod = (name: string, ip: string): Pod => ({ metadata: { name, namespace: 'namespace' }, ip });
 const names = (g: IndexObject<Pod> | undefined): string[] | undefined => g && g.objects.map((p) => p.metadata.name).sort();
 
-interface PodCount { ip: string; count: number }
+interface PodCount {
+  ip: string;
+  count: number;
+}
 
 describe('Index.asCollection', () => {
   it('should group objects by index key as the primary input of a collection (krt TestIndexAsCollection)', () => {
     const pods = newStaticCollection<Pod>([]);
     const byIP = newIndex(pods, 'ip', (p) => [p.ip]);
-    const counts = newCollection(byIP.asCollection(), (_ctx, g): PodCount => ({ ip: g.key, count: g.objects.length }), { key: (c: PodCount) => c.ip });
+    const counts = newCollection(byIP.asCollection(), (_ctx, g): PodCount => ({ ip: g.key, count: g.objects.length }), {
+      key: (c: PodCount) => c.ip,
+    });
     pods.updateObject(pod('name', '1.2.3.4'));
     expect(counts.getKey('1.2.3.4')).toEqual({ ip: '1.2.3.4', count: 1 });
     pods.updateObject(pod('name2', '1.2.3.4'));
@@ -51,22 +59,16 @@ describe('Index.asCollection', () => {
     const groups = newIndex(pods, 'ip', (p) => [p.ip]).asCollection();
     const events: string[] = [];
     groups.register((e) => {
-      events.push(`${e.type}/${(e.new ?? e.old)!.key}:${names(e.old as IndexObject<Pod>) ?? '-'}>${names(e.new as IndexObject<Pod>) ?? '-'}`);
+      events.push(
+        `${e.type}/${(e.new ?? e.old)!.key}:${names(e.old as IndexObject<Pod>) ?? '-'}>${names(e.new as IndexObject<Pod>) ?? '-'}`,
+      );
     });
     pods.updateObject(pod('a', '1'));
     pods.updateObject(pod('b', '1'));
     pods.updateObject(pod('a', '2'));
     pods.updateObject(pod('a', '2b'));
     pods.deleteObject('namespace/b');
-    expect(events).toEqual([
-      'add/1:->a',
-      'update/1:a>a,b',
-      'update/1:a,b>b',
-      'add/2:->a',
-      'delete/2:a>-',
-      'add/2b:->a',
-      'delete/1:b>-',
-    ]);
+    expect(events).toEqual(['add/1:->a', 'update/1:a>a,b', 'update/1:a,b>b', 'add/2:->a', 'delete/2:a>-', 'add/2b:->a', 'delete/1:b>-']);
   });
 
   it('should emit one batch per transaction, covering every group touched', () => {
@@ -115,7 +117,12 @@ describe('Index.asCollection', () => {
   it('should follow an Observable source frame by frame', () => {
     createMarbleScheduler().run(({ cold, expectObservable }) => {
       const pods = collectionFromEvents<Pod>(
-        cold('-a-b-c-d', { a: add(pod('a', '1')), b: add(pod('b', '1')), c: update(pod('a', '1'), pod('a', '2')), d: [del(pod('a', '2')), del(pod('b', '1'))] }),
+        cold('-a-b-c-d', {
+          a: add(pod('a', '1')),
+          b: add(pod('b', '1')),
+          c: update(pod('a', '1'), pod('a', '2')),
+          d: [del(pod('a', '2')), del(pod('b', '1'))],
+        }),
       );
       const groups = newIndex(pods, 'ip', (p) => [p.ip]).asCollection();
       expectObservable(eventsToStrings(groups.events$, { sort: true })).toBe('-a-b-c-d', {

@@ -1,18 +1,19 @@
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import {
-  batch,
-  KeyError,
-  mapCollection,
-  newIndex,
-  newStaticCollection,
-  setLogger,
-  TransformError,
-} from '../../src/index.js';
+import { batch, KeyError, mapCollection, newIndex, newStaticCollection, setLogger, TransformError } from '../../src/index.js';
 import { trackEvents } from '../../src/testing/index.js';
 
-interface Pod { metadata: { name: string; namespace: string; labels?: Record<string, string> }; status: { podIP?: string; phase?: string } }
-interface PodView { metadata: { name: string; namespace: string }; ip: string }
-const pod = (ns: string, name: string, ip = '', phase = 'Running'): Pod => ({ metadata: { name, namespace: ns }, status: { podIP: ip, phase } });
+interface Pod {
+  metadata: { name: string; namespace: string; labels?: Record<string, string> };
+  status: { podIP?: string; phase?: string };
+}
+interface PodView {
+  metadata: { name: string; namespace: string };
+  ip: string;
+}
+const pod = (ns: string, name: string, ip = '', phase = 'Running'): Pod => ({
+  metadata: { name, namespace: ns },
+  status: { podIP: ip, phase },
+});
 const view = (p: Pod): PodView => ({ metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, ip: p.status.podIP ?? '' });
 
 describe('mapCollection', () => {
@@ -68,11 +69,21 @@ describe('mapCollection', () => {
     expect(byIP.lookup('3.3.3.3').map((v) => v.metadata.name)).toEqual(['c']);
     pods.updateObject(pod('ns1', 'a', '3.3.3.3'));
     expect(byIP.lookup('1.1.1.1')).toEqual([]);
-    expect(byIP.lookup('3.3.3.3').map((v) => v.metadata.name).sort()).toEqual(['a', 'c']);
+    expect(
+      byIP
+        .lookup('3.3.3.3')
+        .map((v) => v.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'c']);
   });
 
   describe('metadata (krt TestMapCollectionMetadata)', () => {
-    const cases: Array<{ name: string; parent?: Record<string, unknown>; own?: Record<string, unknown>; expected: Record<string, unknown> }> = [
+    const cases: Array<{
+      name: string;
+      parent?: Record<string, unknown>;
+      own?: Record<string, unknown>;
+      expected: Record<string, unknown>;
+    }> = [
       { name: 'none anywhere', expected: {} },
       { name: 'empty own metadata', own: {}, expected: {} },
       { name: 'non-empty own metadata', own: { owner: 'map' }, expected: { owner: 'map' } },
@@ -90,7 +101,11 @@ describe('mapCollection', () => {
 
   it('should report a function that changes the key, and produce nothing for that object', () => {
     const pods = newStaticCollection<Pod>([]);
-    const renamed = mapCollection(pods, (p) => ({ ...view(p), metadata: { name: `${p.metadata.name}-x`, namespace: p.metadata.namespace } }), { name: 'Renamed' });
+    const renamed = mapCollection(
+      pods,
+      (p) => ({ ...view(p), metadata: { name: `${p.metadata.name}-x`, namespace: p.metadata.namespace } }),
+      { name: 'Renamed' },
+    );
     const errors: TransformError[] = [];
     renamed.errors$.subscribe((e) => errors.push(e));
     const t = trackEvents(renamed);

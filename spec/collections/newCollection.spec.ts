@@ -33,8 +33,14 @@ import {
   type SimplePod,
 } from '../helpers/fixtures.js';
 
-interface LocalPod { metadata: { name: string; namespace: string; labels?: Record<string, string> }; ip?: string }
-const localPod = (name: string, ip?: string, labels?: Record<string, string>): LocalPod => ({ metadata: { name, namespace: 'ns', labels }, ip });
+interface LocalPod {
+  metadata: { name: string; namespace: string; labels?: Record<string, string> };
+  ip?: string;
+}
+const localPod = (name: string, ip?: string, labels?: Record<string, string>): LocalPod => ({
+  metadata: { name, namespace: 'ns', labels },
+  ip,
+});
 
 /** Singletons whose value is a plain record live under the key `static` (as krt's test objects do). */
 const staticKey = (): string => 'static';
@@ -66,7 +72,12 @@ describe('newCollection', () => {
   it('should recompute on fetched changes', () => {
     const pods = newStaticCollection<LocalPod>([]);
     const svcs = newStaticCollection<{ metadata: { name: string; namespace: string }; sel: Record<string, string> }>([]);
-    const eps = newCollection(svcs, (ctx, s) => ({ metadata: s.metadata, pods: fetch(ctx, pods, filterLabel(s.sel)).map((p) => p.metadata.name).sort() }));
+    const eps = newCollection(svcs, (ctx, s) => ({
+      metadata: s.metadata,
+      pods: fetch(ctx, pods, filterLabel(s.sel))
+        .map((p) => p.metadata.name)
+        .sort(),
+    }));
     const t = trackEvents(eps);
     svcs.updateObject({ metadata: { name: 's', namespace: 'ns' }, sel: { app: 'x' } });
     t.expectOrdered('add/ns/s');
@@ -161,7 +172,11 @@ describe('newCollection', () => {
       (ctx, p: SimplePod) => {
         const want = p.metadata.labels['want-size'] as string | undefined;
         if (want === undefined) return undefined;
-        const matches = fetch(ctx, sized, filterGeneric((s: { size: string }) => s.size === want));
+        const matches = fetch(
+          ctx,
+          sized,
+          filterGeneric((s: { size: string }) => s.size === want),
+        );
         return { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, count: matches.length };
       },
       { name: 'Thingys' },
@@ -217,7 +232,9 @@ describe('newCollection', () => {
     const src = newStaticCollection<string>(['input']);
     const out = newCollection(src, (ctx, k) => ({
       metadata: { name: k },
-      names: [...fetch(ctx, cms, filterLabel({ app: 'foo' })), ...fetch(ctx, cms, filterLabel({ app: 'bar' }))].map((c) => c.metadata.name).sort(),
+      names: [...fetch(ctx, cms, filterLabel({ app: 'foo' })), ...fetch(ctx, cms, filterLabel({ app: 'bar' }))]
+        .map((c) => c.metadata.name)
+        .sort(),
     }));
     const names = (): string[] => out.getKey('input')!.names;
     expect(names()).toEqual([]);
@@ -250,17 +267,18 @@ describe('newCollection', () => {
   });
 
   it('should not rerun a partialFetch reader for an update whose projection is equal (TestCollectionFetchWithSuppressChange)', () => {
-    interface Named { metadata: { name: string; namespace: string }; ip: string }
+    interface Named {
+      metadata: { name: string; namespace: string };
+      ip: string;
+    }
     const named = (name: string, ip: string): Named => ({ metadata: { name, namespace: NS }, ip });
     const src = newStaticCollection<Named>([]);
     let runs = 0;
-    const max = newSingleton(
-      (ctx) => {
-        runs++;
-        const keys = partialFetch(ctx, src, (a) => `${a.metadata.namespace}/${a.metadata.name}`).sort();
-        return keys.length === 0 ? undefined : { max: keys[keys.length - 1]! };
-      },
-    );
+    const max = newSingleton((ctx) => {
+      runs++;
+      const keys = partialFetch(ctx, src, (a) => `${a.metadata.namespace}/${a.metadata.name}`).sort();
+      return keys.length === 0 ? undefined : { max: keys[keys.length - 1]! };
+    });
     const t = trackEvents(max.asCollection(), { key: staticKey });
     expect(runs).toBe(1);
     src.updateObject(named('n1', '1.1.1.1'));
@@ -336,7 +354,7 @@ describe('newCollection', () => {
       t.expectOrdered('add/static', 'update/static');
     });
 
-    it('should keep an input\'s last outputs in a keyed collection too', () => {
+    it("should keep an input's last outputs in a keyed collection too", () => {
       const src = newStaticCollection<{ metadata: { name: string }; v: number }>([{ metadata: { name: 'a' }, v: 1 }]);
       const out = newCollection(src, (ctx, i) => {
         if (i.v < 0) ctx.discardResult();
@@ -388,7 +406,10 @@ describe('newCollection', () => {
     out.errors$.subscribe((e) => errors.push(e));
     const seen: Array<readonly Event<{ v: number }>[]> = [];
     out.registerBatch((b) => void seen.push(b), false);
-    for (const order of [['a', 'b'], ['b', 'a']]) {
+    for (const order of [
+      ['a', 'b'],
+      ['b', 'a'],
+    ]) {
       const owner = out.getKey('shared')!.v === 1 ? 'a' : 'b';
       const other = owner === 'a' ? 'b' : 'a';
       batch(() => {
@@ -404,7 +425,11 @@ describe('newCollection', () => {
   });
 
   it('should emit one batch per transaction when a transform starts reading a collection ranked above it', () => {
-    interface V { metadata: { name: string }; v: number; reads?: boolean }
+    interface V {
+      metadata: { name: string };
+      v: number;
+      reads?: boolean;
+    }
     const s1 = newStaticCollection<V>([{ metadata: { name: 'x' }, v: 0 }]);
     const s2 = newStaticCollection<V>([{ metadata: { name: 'y' }, v: 1 }]);
     const d1 = newCollection(s2, (_c, y) => ({ metadata: y.metadata, v: y.v }));
@@ -427,8 +452,15 @@ describe('newCollection', () => {
   });
 
   it('should rerun an input whose transform caught the stale read itself, and never hand out what that run returned', () => {
-    interface V { metadata: { name: string }; v: number; reads?: boolean }
-    const s1 = newStaticCollection<V>([{ metadata: { name: 'x1' }, v: 0 }, { metadata: { name: 'x2' }, v: 0 }]);
+    interface V {
+      metadata: { name: string };
+      v: number;
+      reads?: boolean;
+    }
+    const s1 = newStaticCollection<V>([
+      { metadata: { name: 'x1' }, v: 0 },
+      { metadata: { name: 'x2' }, v: 0 },
+    ]);
     const s2 = newStaticCollection<V>([{ metadata: { name: 'y' }, v: 1 }]);
     const d1 = newCollection(s2, (_c, y) => ({ metadata: y.metadata, v: y.v }));
     const d2 = newCollection(d1, (_c, y) => ({ metadata: y.metadata, v: y.v }));
@@ -497,7 +529,10 @@ describe('newCollection', () => {
     plain.updateObject(named('b', '#3'));
     expect(rekeyed.list().map((o) => o.id)).toEqual(['#3!']);
     // Both default: an output with another name is keyed by that name, not its input's key.
-    const renamed = newCollection(plain, (_ctx, o) => ({ metadata: { name: `${o.metadata.name}-x`, namespace: o.metadata.namespace }, id: o.id }));
+    const renamed = newCollection(plain, (_ctx, o) => ({
+      metadata: { name: `${o.metadata.name}-x`, namespace: o.metadata.namespace },
+      id: o.id,
+    }));
     expect(renamed.getKey('ns/b-x')?.id).toBe('#3');
     expect(renamed.getKey('ns/b')).toBeUndefined();
   });

@@ -19,8 +19,15 @@ import {
   type Collection,
 } from '../../src/index.js';
 
-interface Pod { metadata: { name: string; namespace: string; labels?: Record<string, string> }; status: { podIP?: string } }
-interface SimplePod { metadata: { name: string; namespace: string }; labels: Record<string, string>; ip: string }
+interface Pod {
+  metadata: { name: string; namespace: string; labels?: Record<string, string> };
+  status: { podIP?: string };
+}
+interface SimplePod {
+  metadata: { name: string; namespace: string };
+  labels: Record<string, string>;
+  ip: string;
+}
 const pod = (name: string, ip?: string, labels?: Record<string, string>): Pod => ({
   metadata: { name, namespace: 'namespace', ...(labels ? { labels } : {}) },
   status: ip ? { podIP: ip } : {},
@@ -29,7 +36,9 @@ const pod = (name: string, ip?: string, labels?: Record<string, string>): Pod =>
 /** krt's SimplePods: pods that have an IP. */
 function simplePods(pods: Collection<Pod>): Collection<SimplePod> {
   return newCollection(pods, (_ctx, p) =>
-    p.status.podIP ? { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, labels: p.metadata.labels ?? {}, ip: p.status.podIP } : undefined,
+    p.status.podIP
+      ? { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, labels: p.metadata.labels ?? {}, ip: p.status.podIP }
+      : undefined,
   );
 }
 const names = (ps: readonly { metadata: { name: string } }[]): string[] => ps.map((p) => p.metadata.name).sort();
@@ -92,7 +101,10 @@ describe('newIndex', () => {
     let runs = 0;
     const counts = newSingleton((ctx) => {
       runs++;
-      return { byIP: byIP.fetch(ctx, '1.2.3.5').length, byName: fetch(ctx, simple, filterKeys('namespace/name', 'namespace/name3')).length };
+      return {
+        byIP: byIP.fetch(ctx, '1.2.3.5').length,
+        byName: fetch(ctx, simple, filterKeys('namespace/name', 'namespace/name3')).length,
+      };
     });
     const seen: string[] = [];
     counts.value$.subscribe((c) => seen.push(`${c?.byIP},${c?.byName}`));

@@ -2,9 +2,23 @@ import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { newManyCollection, newStaticCollection, fetch, KeyError, type TransformError } from '../../src/index.js';
 import { trackEvents } from '../../src/testing/tracker.js';
 import { seededRandom } from '../../src/testing/index.js';
-import { captureLog, keysOf, pod, service, simplePods, simpleServices, simpleEndpoints, type Pod, type Service, sortedBatches } from '../helpers/fixtures.js';
+import {
+  captureLog,
+  keysOf,
+  pod,
+  service,
+  simplePods,
+  simpleServices,
+  simpleEndpoints,
+  type Pod,
+  type Service,
+  sortedBatches,
+} from '../helpers/fixtures.js';
 
-interface Out { metadata: { name: string; namespace?: string }; v?: number }
+interface Out {
+  metadata: { name: string; namespace?: string };
+  v?: number;
+}
 
 describe('newManyCollection', () => {
   let log: ReturnType<typeof captureLog>;
@@ -39,10 +53,14 @@ describe('newManyCollection', () => {
   it('should keep the last of two outputs with one key from one run, and report it', () => {
     const errors: TransformError[] = [];
     const src = newStaticCollection<string>(['a']);
-    const out = newManyCollection(src, (_ctx, s): Out[] => [
-      { metadata: { name: s }, v: 1 },
-      { metadata: { name: s }, v: 2 },
-    ], { name: 'Dup' });
+    const out = newManyCollection(
+      src,
+      (_ctx, s): Out[] => [
+        { metadata: { name: s }, v: 1 },
+        { metadata: { name: s }, v: 2 },
+      ],
+      { name: 'Dup' },
+    );
     out.errors$.subscribe((e) => errors.push(e));
     src.updateObject('b');
     expect(out.getKey('b')?.v).toBe(2);
@@ -108,7 +126,9 @@ describe('newManyCollection', () => {
     const rand = seededRandom(11);
     type In = { metadata: { name: string }; outs: Record<string, number> };
     const src = newStaticCollection<In>([]);
-    const out = newManyCollection(src, (_ctx, i): Out[] => Object.entries(i.outs).map(([name, v]) => ({ metadata: { name }, v })), { name: 'Claims' });
+    const out = newManyCollection(src, (_ctx, i): Out[] => Object.entries(i.outs).map(([name, v]) => ({ metadata: { name }, v })), {
+      name: 'Claims',
+    });
     // Every change is delivered: the events, replayed, give the visible state after each transaction.
     const replayed = new Map<string, number>();
     out.register((e) => {
@@ -149,7 +169,9 @@ describe('newManyCollection', () => {
     const runs: string[] = [];
     newManyCollection(svcs, (ctx, s) => {
       runs.push(s.metadata.name);
-      return fetch(ctx, pods).filter((p) => p.metadata.labels?.['app'] === s.spec?.selector?.['app']).map((p) => p.metadata.name);
+      return fetch(ctx, pods)
+        .filter((p) => p.metadata.labels?.['app'] === s.spec?.selector?.['app'])
+        .map((p) => p.metadata.name);
     });
     runs.length = 0;
     svcs.updateObject(service('a', { app: 'a2' }));

@@ -6,7 +6,14 @@ import { configMap, subscribers, type ConfigMap } from '../helpers/fixtures.js';
 describe('newSingleton', () => {
   it('should key a string value by itself: a change is a delete plus an add (TestSingleton)', () => {
     const cms = newStaticCollection<ConfigMap>([]);
-    const names = newSingleton((ctx) => fetch(ctx, cms).map((c) => keyOf(c)).sort().join(','), { metadata: { foo: 'bar' } });
+    const names = newSingleton(
+      (ctx) =>
+        fetch(ctx, cms)
+          .map((c) => keyOf(c))
+          .sort()
+          .join(','),
+      { metadata: { foo: 'bar' } },
+    );
     const t = trackEvents(names.asCollection());
     t.expectOrdered('add/');
     cms.updateObject(configMap('a', undefined, 'ns'));

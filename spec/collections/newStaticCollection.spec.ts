@@ -3,7 +3,10 @@ import { newStaticCollection, newCollection, batch, KeyError, isStrictMode, setS
 import { trackEvents } from '../../src/testing/tracker.js';
 import { sortedBatches } from '../helpers/fixtures.js';
 
-interface Named { metadata: { name: string; namespace: string }; v?: number }
+interface Named {
+  metadata: { name: string; namespace: string };
+  v?: number;
+}
 const named = (key: string, v?: number): Named => {
   const [namespace, name] = key.split('/') as [string, string];
   return { metadata: { name, namespace }, ...(v !== undefined ? { v } : {}) };
@@ -105,7 +108,10 @@ describe('newStaticCollection', () => {
   });
 
   it('should use the key and equals options', () => {
-    const c = newStaticCollection<{ id: number; v: number }>([], { key: (o: { id: number }) => `id-${o.id}`, equals: (a: { id: number }, b: { id: number }) => a.id === b.id });
+    const c = newStaticCollection<{ id: number; v: number }>([], {
+      key: (o: { id: number }) => `id-${o.id}`,
+      equals: (a: { id: number }, b: { id: number }) => a.id === b.id,
+    });
     c.updateObject({ id: 1, v: 1 });
     expect(c.getKey('id-1')).toEqual({ id: 1, v: 1 });
     const t = trackEvents(c, { runExistingState: false, key: (o) => `id-${o.id}` });

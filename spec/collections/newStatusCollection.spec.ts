@@ -33,7 +33,10 @@ function build(pods = newStaticCollection<Pod>([]), services = newStaticCollecti
       const selected = fetch(ctx, pods, filterLabel(svc.spec?.selector ?? {}));
       const outputs = selected
         .filter((p) => p.status?.podIP)
-        .map((p) => ({ metadata: { name: `${svc.metadata.name}/${p.metadata.name}`, namespace: svc.metadata.namespace }, ip: p.status!.podIP! }));
+        .map((p) => ({
+          metadata: { name: `${svc.metadata.name}/${p.metadata.name}`, namespace: svc.metadata.namespace },
+          ip: p.status!.podIP!,
+        }));
       // A pod asking for it removes the status altogether (the transform returns no status).
       if (selected.some((p) => p.metadata.labels?.['delete-status'] === 'true')) return { outputs };
       return { status: { validName: svc.metadata.name.length > 2, totalEndpoints: outputs.length }, outputs };

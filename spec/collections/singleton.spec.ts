@@ -3,7 +3,10 @@ import type { TestScheduler } from 'rxjs/testing';
 import { batch, fetch, newSingleton, newStatic, newStaticCollection } from '../../src/index.js';
 import { createMarbleScheduler, eventsToStrings } from '../../src/testing/index.js';
 
-interface Pod { metadata: { name: string; namespace: string }; ready: boolean }
+interface Pod {
+  metadata: { name: string; namespace: string };
+  ready: boolean;
+}
 const pod = (name: string, ready = true): Pod => ({ metadata: { name, namespace: 'ns' }, ready });
 
 // SingletonView is the Singleton face shared by newStatic, newSingleton and singletonFromValues;
@@ -62,7 +65,12 @@ describe('Singleton.value$', () => {
   it('should emit one change when a string value changes key (a delete and an add in one batch)', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const names = newStaticCollection<Pod>([pod('a')]);
-      const first = newSingleton((ctx) => fetch(ctx, names).map((p) => p.metadata.name).sort()[0]);
+      const first = newSingleton(
+        (ctx) =>
+          fetch(ctx, names)
+            .map((p) => p.metadata.name)
+            .sort()[0],
+      );
       cold('-a-d', { a: () => names.updateObject(pod('0')), d: () => names.deleteObject('ns/0') }).subscribe((f) => f());
       expectObservable(first.value$).toBe('az-a', { a: 'a', z: '0' });
       expectObservable(eventsToStrings(first.asCollection().events$, { sort: true })).toBe('rd-e', {

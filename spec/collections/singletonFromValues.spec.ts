@@ -4,7 +4,10 @@ import type { TestScheduler } from 'rxjs/testing';
 import { singletonFromValues, newSingleton, fetch, setLogger, TransformError } from '../../src/index.js';
 import { createMarbleScheduler, eventsToStrings } from '../../src/testing/index.js';
 
-interface Config { mode: string; replicas?: number }
+interface Config {
+  mode: string;
+  replicas?: number;
+}
 
 describe('singletonFromValues', () => {
   let testScheduler: TestScheduler;
@@ -21,7 +24,11 @@ describe('singletonFromValues', () => {
       const config = singletonFromValues<Config>(cold('-a-b-u', { a, b, u: undefined }));
       expectObservable(config.value$).toBe('ua-b-u', { u: undefined, a, b });
       // The collection face emits add, update, delete.
-      expectObservable(eventsToStrings(config.asCollection().events$)).toBe('-a-b-d', { a: 'add/static', b: 'update/static', d: 'delete/static' });
+      expectObservable(eventsToStrings(config.asCollection().events$)).toBe('-a-b-d', {
+        a: 'add/static',
+        b: 'update/static',
+        d: 'delete/static',
+      });
     });
   });
 
@@ -68,7 +75,9 @@ describe('singletonFromValues', () => {
   it('should emit nothing for a value equal to the current one', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const a: Config = { mode: 'strict', replicas: 2 };
-      const config = singletonFromValues<Config>(cold('-a-b-c', { a, b: { mode: 'strict', replicas: 2 }, c: { mode: 'strict', replicas: 3 } }));
+      const config = singletonFromValues<Config>(
+        cold('-a-b-c', { a, b: { mode: 'strict', replicas: 2 }, c: { mode: 'strict', replicas: 3 } }),
+      );
       expectObservable(config.value$).toBe('ua---c', { u: undefined, a, c: { mode: 'strict', replicas: 3 } });
       expectObservable(eventsToStrings(config.asCollection().events$)).toBe('-a---c', { a: 'add/static', c: 'update/static' });
     });
@@ -87,7 +96,9 @@ describe('singletonFromValues', () => {
 
   it('should propagate to a derived singleton in the same frame', () => {
     testScheduler.run(({ cold, expectObservable }) => {
-      const config = singletonFromValues<Config>(cold('-a-b-c', { a: { mode: 'x', replicas: 1 }, b: { mode: 'y', replicas: 1 }, c: { mode: 'y', replicas: 5 } }));
+      const config = singletonFromValues<Config>(
+        cold('-a-b-c', { a: { mode: 'x', replicas: 1 }, b: { mode: 'y', replicas: 1 }, c: { mode: 'y', replicas: 5 } }),
+      );
       const replicas = newSingleton((ctx) => fetch(ctx, config.asCollection())[0]?.replicas ?? 0);
       // b changes the mode only: the derived value is unchanged, so value$ stays quiet.
       expectObservable(replicas.value$).toBe('zo---f', { z: 0, o: 1, f: 5 });

@@ -19,7 +19,11 @@ class InformerRig implements Rig<Named> {
 
   constructor(kc: KubeConfig, stop: AbortSignal) {
     this.core = kc.makeApiClient(CoreV1Api);
-    const informer = newInformer<V1ConfigMap>(kc, { apiVersion: 'v1', kind: 'ConfigMap' }, { stop, metadata: { ...RIG_METADATA }, name: 'conformance/informer' });
+    const informer = newInformer<V1ConfigMap>(
+      kc,
+      { apiVersion: 'v1', kind: 'ConfigMap' },
+      { stop, metadata: { ...RIG_METADATA }, name: 'conformance/informer' },
+    );
     this.collection = informer as unknown as Collection<Named>;
   }
 
@@ -45,11 +49,19 @@ class InformerRig implements Rig<Named> {
 
   /** Resolves once every change made so far went through and the collection shows exactly the expected keys. */
   async settle(): Promise<void> {
-    await until(async () => {
-      await Promise.all([...this.pending]);
-      const keys = this.collection.list().map((o) => keyOf(o));
-      return this.pending.size === 0 && keys.length === this.expected.size && keys.every((k) => this.expected.has(k));
-    }, () => `the informer to show ${[...this.expected].sort().join(', ')}; it shows ${this.collection.list().map((o) => keyOf(o)).sort().join(', ')}`);
+    await until(
+      async () => {
+        await Promise.all([...this.pending]);
+        const keys = this.collection.list().map((o) => keyOf(o));
+        return this.pending.size === 0 && keys.length === this.expected.size && keys.every((k) => this.expected.has(k));
+      },
+      () =>
+        `the informer to show ${[...this.expected].sort().join(', ')}; it shows ${this.collection
+          .list()
+          .map((o) => keyOf(o))
+          .sort()
+          .join(', ')}`,
+    );
   }
 
   private track<T>(p: Promise<T>): Promise<T> {

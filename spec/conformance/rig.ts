@@ -101,11 +101,10 @@ function staticSingletonRig(): Rig<Named> {
 function manyCollectionRig(): Rig<Named> {
   const namespaces = newStaticCollection<string>([], { name: 'conformance/namespaces' });
   const names = newStaticCollection<string>([], { name: 'conformance/names' });
-  const c = newManyCollection(
-    namespaces,
-    (ctx, ns) => fetch(ctx, names).map((name): Named => ({ metadata: { namespace: ns, name } })),
-    { name: 'conformance/many', metadata: { ...RIG_METADATA } },
-  );
+  const c = newManyCollection(namespaces, (ctx, ns) => fetch(ctx, names).map((name): Named => ({ metadata: { namespace: ns, name } })), {
+    name: 'conformance/many',
+    metadata: { ...RIG_METADATA },
+  });
   return {
     collection: c,
     createObject: (k) => {
@@ -248,7 +247,11 @@ function fromEventsRig(): Rig<Named> {
   return {
     collection: c,
     createObject: (k) => events.next({ type: 'add', new: named(k) }),
-    replaceKey: (o, n) => events.next([{ type: 'delete', old: named(o) }, { type: 'add', new: named(n) }]),
+    replaceKey: (o, n) =>
+      events.next([
+        { type: 'delete', old: named(o) },
+        { type: 'add', new: named(n) },
+      ]),
     settle: () => new Promise<void>((resolve) => setImmediate(resolve)),
     dispose: () => {
       stop.abort();

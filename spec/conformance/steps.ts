@@ -119,4 +119,3 @@ export async function runReplaceConformance(rig: Rig<Named>): Promise<void> {
   expect(c.getKey('a/b')).toBeUndefined();
   expect(c.getKey('a/c')).toBeDefined();
 }
-

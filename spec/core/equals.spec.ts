@@ -207,13 +207,23 @@ describe('equals', () => {
     expect(equals(reentrant(false), { c: 'x', a: 1, b: false })).toBe(true);
     // A walk the getter starts must not take the outer walk's places: here that would swap the outer
     // object's key `a` for the inner one's `x`, and the outer objects would look alike.
-    const outer = { a: undefined, get b(): boolean { return equals({ x: 1 }, { x: 1 }); } };
+    const outer = {
+      a: undefined,
+      get b(): boolean {
+        return equals({ x: 1 }, { x: 1 });
+      },
+    };
     expect(equals(outer, { x: 1, b: true })).toBe(false);
     expect(keyPlacesInUse()).toBe(0);
   });
 
   it('should keep comparing correctly after a getter throws in the middle of a walk', () => {
-    const throwing = { a: 1, get b(): never { throw new Error('getter'); } };
+    const throwing = {
+      a: 1,
+      get b(): never {
+        throw new Error('getter');
+      },
+    };
     for (let i = 0; i < 3; i++) {
       expect(() => equals({ x: { y: throwing } }, { x: { y: { a: 1, b: 2 } } })).toThrow('getter');
       expect(keyPlacesInUse()).toBe(0);
@@ -223,7 +233,8 @@ describe('equals', () => {
   });
 
   it('should compare objects with very many keys, then small ones as before', () => {
-    const wide = (v: number): Record<string, number> => Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i === 4999 ? v : i]));
+    const wide = (v: number): Record<string, number> =>
+      Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i === 4999 ? v : i]));
     expect(equals(wide(1), wide(1))).toBe(true);
     expect(equals(wide(1), wide(2))).toBe(false);
     expect(equals({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toBe(true);

@@ -2,7 +2,11 @@ import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { newStaticCollection, newCollection, newSingleton, fetch, DebugHandler, KeyError, TransformError } from '../../src/index.js';
 import { captureLog } from '../helpers/fixtures.js';
 
-interface In { metadata: { name: string }; v: number; out?: string }
+interface In {
+  metadata: { name: string };
+  v: number;
+  out?: string;
+}
 const input = (name: string, v: number, out?: string): In => ({ metadata: { name }, v, ...(out ? { out } : {}) });
 
 describe('TransformError', () => {
@@ -14,10 +18,14 @@ describe('TransformError', () => {
 
   it('should keep the last outputs of an input whose transform throws, and report collection, key and error', () => {
     const src = newStaticCollection<In>([input('a', 1)]);
-    const out = newCollection(src, (_ctx, i) => {
-      if (i.v < 0) throw new RangeError(`negative ${i.v}`);
-      return { metadata: i.metadata, double: i.v * 2 };
-    }, { name: 'Doubler' });
+    const out = newCollection(
+      src,
+      (_ctx, i) => {
+        if (i.v < 0) throw new RangeError(`negative ${i.v}`);
+        return { metadata: i.metadata, double: i.v * 2 };
+      },
+      { name: 'Doubler' },
+    );
     const errors: TransformError[] = [];
     out.errors$.subscribe((e) => errors.push(e));
     const seen: string[] = [];
@@ -82,10 +90,13 @@ describe('TransformError', () => {
 
   it('should leave the key out for singletons', () => {
     const src = newStaticCollection<string>([]);
-    const s = newSingleton((ctx) => {
-      if (fetch(ctx, src).length > 0) throw new Error('x');
-      return 0;
-    }, { name: 'Single' });
+    const s = newSingleton(
+      (ctx) => {
+        if (fetch(ctx, src).length > 0) throw new Error('x');
+        return 0;
+      },
+      { name: 'Single' },
+    );
     const errors: TransformError[] = [];
     s.asCollection().errors$.subscribe((e) => errors.push(e));
     src.updateObject('a');
@@ -98,10 +109,14 @@ describe('TransformError', () => {
   it('should show a failing input in the debug dump', () => {
     const debug = new DebugHandler();
     const src = newStaticCollection<In>([input('a', 1)]);
-    const out = newCollection(src, (_ctx, i) => {
-      if (i.v < 0) throw new Error('bad input');
-      return i;
-    }, { debugger: debug, name: 'Dumped' });
+    const out = newCollection(
+      src,
+      (_ctx, i) => {
+        if (i.v < 0) throw new Error('bad input');
+        return i;
+      },
+      { debugger: debug, name: 'Dumped' },
+    );
     src.updateObject(input('a', -1));
     const dump = debug.dump().find((d) => d.uid === out.uid)!;
     expect(JSON.stringify(dump.state.inputs?.['a'])).toContain('bad input');

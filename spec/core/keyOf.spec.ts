@@ -137,7 +137,12 @@ describe('storedKey', () => {
     expect(c.getKey(' b')).toEqual({ id: ' b' });
     expect(c.getKey('b')).toBeUndefined();
     const d = newCollection(c, (_ctx, o) => ({ id: `${o.id}!` }), { key: (o: { id: string }) => o.id });
-    expect(d.list().map((o) => o.id).sort()).toEqual([' a !', ' b!']);
+    expect(
+      d
+        .list()
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([' a !', ' b!']);
     expect(d.getKey(' b!')).toEqual({ id: ' b!' });
   });
 });

@@ -31,10 +31,14 @@ describe('selectorOf', () => {
     expect(selectorOf({ metadata: { name: 'x' } })).toEqual({});
   });
 
-  it("should give each object its own selector when several are read in turn", () => {
+  it('should give each object its own selector when several are read in turn', () => {
     const objects = [{ spec: { selector: { a: '1' } } }, { spec: { selector: { b: '2' } } }, { selector: { c: '3' } }, { metadata: {} }];
     const expected = objects.map((o) => ({ ...(o.spec?.selector ?? (o as { selector?: object }).selector ?? {}) }));
-    for (const order of [[0, 1, 0, 1, 0], [0, 1, 2, 0, 1, 2], [3, 0, 3, 2, 2, 1]]) {
+    for (const order of [
+      [0, 1, 0, 1, 0],
+      [0, 1, 2, 0, 1, 2],
+      [3, 0, 3, 2, 2, 1],
+    ]) {
       for (const i of order) expect(selectorOf(objects[i])).toEqual(expected[i]);
     }
   });

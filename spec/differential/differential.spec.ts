@@ -44,7 +44,6 @@ import { canonical, canonicalList } from '../helpers/canonical.js';
 
 // ---- a seeded PRNG --------------------------------------------------------------------------------------
 
-
 class Random {
   private readonly next: () => number;
   constructor(seed: number) {
@@ -67,9 +66,18 @@ class Random {
 // ---- the model ------------------------------------------------------------------------------------------
 
 type Labels = Record<string, string>;
-interface Pod { metadata: { name: string; namespace: string; labels: Labels }; status?: { podIP: string } }
-interface Svc { metadata: { name: string; namespace: string }; spec: { selector: Labels } }
-interface Cm { metadata: { name: string; namespace: string; labels: Labels }; data: { pod: string; v: string } }
+interface Pod {
+  metadata: { name: string; namespace: string; labels: Labels };
+  status?: { podIP: string };
+}
+interface Svc {
+  metadata: { name: string; namespace: string };
+  spec: { selector: Labels };
+}
+interface Cm {
+  metadata: { name: string; namespace: string; labels: Labels };
+  data: { pod: string; v: string };
+}
 
 const NAMESPACES = ['n0', 'n1', 'n2'];
 const POD_NAMES = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
@@ -99,7 +107,10 @@ const randomPod = (r: Random, ns = r.pick(NAMESPACES), name = r.pick(POD_NAMES))
   metadata: { name, namespace: ns, labels: randomLabels(r) },
   ...(r.chance(0.75) ? { status: { podIP: r.pick(IPS) } } : {}),
 });
-const randomSvc = (r: Random): Svc => ({ metadata: { name: r.pick(SVC_NAMES), namespace: r.pick(NAMESPACES) }, spec: { selector: randomSelector(r) } });
+const randomSvc = (r: Random): Svc => ({
+  metadata: { name: r.pick(SVC_NAMES), namespace: r.pick(NAMESPACES) },
+  spec: { selector: randomSelector(r) },
+});
 const randomCm = (r: Random): Cm => ({
   metadata: { name: r.pick(CM_NAMES), namespace: r.pick(NAMESPACES), labels: r.chance(0.2) ? {} : randomSelector(r) },
   data: { pod: r.pick(POD_NAMES), v: String(r.int(4)) },
@@ -150,22 +161,40 @@ function buildGraph() {
   };
 
   // Level 1 ------------------------------------------------------------------------------------------------
-  interface SimplePod { metadata: { name: string; namespace: string }; labels: Labels; ip: string }
+  interface SimplePod {
+    metadata: { name: string; namespace: string };
+    labels: Labels;
+    ip: string;
+  }
   const toSimple = (p: Pod): SimplePod | undefined =>
-    p.status ? { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, labels: p.metadata.labels, ip: p.status.podIP } : undefined;
-  const simplePods = add('simplePods', newCollection(pods, (_ctx, p) => toSimple(p), { name: 'simplePods' }), (s) =>
-    s.pods.map(toSimple).filter((x): x is SimplePod => x !== undefined),
+    p.status
+      ? { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, labels: p.metadata.labels, ip: p.status.podIP }
+      : undefined;
+  const simplePods = add(
+    'simplePods',
+    newCollection(pods, (_ctx, p) => toSimple(p), { name: 'simplePods' }),
+    (s) => s.pods.map(toSimple).filter((x): x is SimplePod => x !== undefined),
   );
 
-  interface SvcInfo { metadata: { name: string; namespace: string }; cmV: string | null; nsPods: number }
+  interface SvcInfo {
+    metadata: { name: string; namespace: string };
+    cmV: string | null;
+    nsPods: number;
+  }
   // filterObjectName + an index fetch through Index.fetch (namespace index).
   const svcInfo = add(
     'svcInfo',
-    newCollection(svcs, (ctx, svc): SvcInfo => ({
-      metadata: svc.metadata,
-      cmV: fetchOne(ctx, cms, filterObjectName({ name: `c${svc.metadata.name.slice(1)}`, namespace: svc.metadata.namespace }))?.data.v ?? null,
-      nsPods: podsByNs.fetch(ctx, svc.metadata.namespace).length,
-    }), { name: 'svcInfo' }),
+    newCollection(
+      svcs,
+      (ctx, svc): SvcInfo => ({
+        metadata: svc.metadata,
+        cmV:
+          fetchOne(ctx, cms, filterObjectName({ name: `c${svc.metadata.name.slice(1)}`, namespace: svc.metadata.namespace }))?.data.v ??
+          null,
+        nsPods: podsByNs.fetch(ctx, svc.metadata.namespace).length,
+      }),
+      { name: 'svcInfo' },
+    ),
     (s) =>
       s.svcs.map((svc) => ({
         metadata: svc.metadata,
@@ -174,51 +203,98 @@ function buildGraph() {
       })),
   );
 
-  interface CmMatch { metadata: { name: string; namespace: string }; byLabel: string[]; byKeys: string[] }
+  interface CmMatch {
+    metadata: { name: string; namespace: string };
+    byLabel: string[];
+    byKeys: string[];
+  }
   // filterLabel (an empty label set matches every pod) + filterKeys.
   add(
     'cmMatches',
-    newCollection(cms, (ctx, cm): CmMatch => ({
-      metadata: { name: cm.metadata.name, namespace: cm.metadata.namespace },
-      byLabel: sorted(fetch(ctx, pods, filterLabel(cm.metadata.labels)).map(key)),
-      byKeys: sorted(fetch(ctx, pods, filterKeys(`${cm.metadata.namespace}/${cm.data.pod}`, `${cm.metadata.namespace}/p0`)).map(key)),
-    }), { name: 'cmMatches' }),
+    newCollection(
+      cms,
+      (ctx, cm): CmMatch => ({
+        metadata: { name: cm.metadata.name, namespace: cm.metadata.namespace },
+        byLabel: sorted(fetch(ctx, pods, filterLabel(cm.metadata.labels)).map(key)),
+        byKeys: sorted(fetch(ctx, pods, filterKeys(`${cm.metadata.namespace}/${cm.data.pod}`, `${cm.metadata.namespace}/p0`)).map(key)),
+      }),
+      { name: 'cmMatches' },
+    ),
     (s) =>
       s.cms.map((cm) => ({
         metadata: { name: cm.metadata.name, namespace: cm.metadata.namespace },
         byLabel: sorted(s.pods.filter((p) => isSubset(cm.metadata.labels, p.metadata.labels)).map(key)),
-        byKeys: sorted(s.pods.filter((p) => key(p) === `${cm.metadata.namespace}/${cm.data.pod}` || key(p) === `${cm.metadata.namespace}/p0`).map(key)),
+        byKeys: sorted(
+          s.pods.filter((p) => key(p) === `${cm.metadata.namespace}/${cm.data.pod}` || key(p) === `${cm.metadata.namespace}/p0`).map(key),
+        ),
       })),
   );
 
   // Level 2 ------------------------------------------------------------------------------------------------
-  interface Endpoint { metadata: { name: string; namespace: string }; svc: string; pod: string; ip: string }
+  interface Endpoint {
+    metadata: { name: string; namespace: string };
+    svc: string;
+    pod: string;
+    ip: string;
+  }
   const endpointsOf = (svc: Svc, candidates: SimplePod[]): Endpoint[] =>
-    candidates.map((p) => ({ metadata: { name: `${svc.metadata.name}.${p.metadata.name}`, namespace: svc.metadata.namespace }, svc: svc.metadata.name, pod: p.metadata.name, ip: p.ip }));
+    candidates.map((p) => ({
+      metadata: { name: `${svc.metadata.name}.${p.metadata.name}`, namespace: svc.metadata.namespace },
+      svc: svc.metadata.name,
+      pod: p.metadata.name,
+      ip: p.ip,
+    }));
   // filterLabel on a derived collection + filterGeneric.
   const endpoints = add(
     'endpoints',
-    newManyCollection(svcs, (ctx, svc) =>
-      endpointsOf(svc, fetch(ctx, simplePods, filterLabel(svc.spec.selector), filterGeneric((p: SimplePod) => p.metadata.namespace === svc.metadata.namespace))),
-    { name: 'endpoints' }),
+    newManyCollection(
+      svcs,
+      (ctx, svc) =>
+        endpointsOf(
+          svc,
+          fetch(
+            ctx,
+            simplePods,
+            filterLabel(svc.spec.selector),
+            filterGeneric((p: SimplePod) => p.metadata.namespace === svc.metadata.namespace),
+          ),
+        ),
+      { name: 'endpoints' },
+    ),
     (s) =>
       s.svcs.flatMap((svc) =>
-        endpointsOf(svc, s.pods.map(toSimple).filter((p): p is SimplePod => p !== undefined && p.metadata.namespace === svc.metadata.namespace && isSubset(svc.spec.selector, p.labels))),
+        endpointsOf(
+          svc,
+          s.pods
+            .map(toSimple)
+            .filter(
+              (p): p is SimplePod =>
+                p !== undefined && p.metadata.namespace === svc.metadata.namespace && isSubset(svc.spec.selector, p.labels),
+            ),
+        ),
       ),
   );
 
-  interface PodSvcs { metadata: { name: string; namespace: string }; nonEmpty: string[]; any: number }
+  interface PodSvcs {
+    metadata: { name: string; namespace: string };
+    nonEmpty: string[];
+    any: number;
+  }
   const selects = (sel: Labels, labels: Labels): boolean => isSubset(sel, labels);
   // filterSelectsNonEmpty + filterSelects, through `fetchSvcs`, on the services of the pod's namespace.
   const podServicesVia = (name: string, fetchSvcs: (ctx: HandlerContext, ...filters: FetchFilter[]) => Svc[]) =>
-    newCollection(simplePods, (ctx, p): PodSvcs => {
-      const inNs = filterGeneric((svc: Svc) => svc.metadata.namespace === p.metadata.namespace);
-      return {
-        metadata: p.metadata,
-        nonEmpty: sorted(fetchSvcs(ctx, filterSelectsNonEmpty(p.labels), inNs).map((svc) => svc.metadata.name)),
-        any: fetchSvcs(ctx, filterSelects(p.labels), inNs).length,
-      };
-    }, { name });
+    newCollection(
+      simplePods,
+      (ctx, p): PodSvcs => {
+        const inNs = filterGeneric((svc: Svc) => svc.metadata.namespace === p.metadata.namespace);
+        return {
+          metadata: p.metadata,
+          nonEmpty: sorted(fetchSvcs(ctx, filterSelectsNonEmpty(p.labels), inNs).map((svc) => svc.metadata.name)),
+          any: fetchSvcs(ctx, filterSelects(p.labels), inNs).length,
+        };
+      },
+      { name },
+    );
   const expectedPodServices = (s: Snapshot, visible: (svc: Svc) => boolean): PodSvcs[] =>
     s.pods
       .map(toSimple)
@@ -227,32 +303,53 @@ function buildGraph() {
         const inNs = s.svcs.filter((svc) => svc.metadata.namespace === p.metadata.namespace && visible(svc));
         return {
           metadata: p.metadata,
-          nonEmpty: sorted(inNs.filter((svc) => Object.keys(svc.spec.selector).length > 0 && selects(svc.spec.selector, p.labels)).map((svc) => svc.metadata.name)),
+          nonEmpty: sorted(
+            inNs
+              .filter((svc) => Object.keys(svc.spec.selector).length > 0 && selects(svc.spec.selector, p.labels))
+              .map((svc) => svc.metadata.name),
+          ),
           any: inNs.filter((svc) => selects(svc.spec.selector, p.labels)).length,
         };
       });
-  const podServices = add('podServices', podServicesVia('podServices', (ctx, ...filters) => fetch(ctx, svcs, ...filters)), (s) => expectedPodServices(s, () => true));
+  const podServices = add(
+    'podServices',
+    podServicesVia('podServices', (ctx, ...filters) => fetch(ctx, svcs, ...filters)),
+    (s) => expectedPodServices(s, () => true),
+  );
 
   // The same through an index whose one group holds every service (up to 12): once it has 8, fetches by
   // selector go through the group's selector lookup instead of a scan.
   const allSvcs = newIndex(svcs, 'all', () => ['all']);
-  add('podServicesByLookup', podServicesVia('podServicesByLookup', (ctx, ...filters) => allSvcs.fetch(ctx, 'all', ...filters)), (s) => expectedPodServices(s, () => true));
+  add(
+    'podServicesByLookup',
+    podServicesVia('podServicesByLookup', (ctx, ...filters) => allSvcs.fetch(ctx, 'all', ...filters)),
+    (s) => expectedPodServices(s, () => true),
+  );
 
   // The same from a derived collection of the services (a whole collection, no index: its selector lookup once
   // it holds 8). A service whose name ends in 1 produces nothing while the mode is odd, so entries lose and
   // regain their outputs in place, ahead of others.
   const hiddenIn = (mode: number | undefined, svc: Svc): boolean => (mode ?? 0) % 2 === 1 && svc.metadata.name.endsWith('1');
-  const derivedSvcs = newCollection(svcs, (ctx, svc): Svc | undefined =>
-    (hiddenIn(fetch(ctx, mode.asCollection())[0], svc) ? undefined : { metadata: svc.metadata, spec: { selector: svc.spec.selector } }),
-    { name: 'derivedSvcs' });
-  add('podDerivedServices', podServicesVia('podDerivedServices', (ctx, ...filters) => fetch(ctx, derivedSvcs, ...filters)), (s) =>
-    expectedPodServices(s, (svc) => !hiddenIn(s.mode, svc)),
+  const derivedSvcs = newCollection(
+    svcs,
+    (ctx, svc): Svc | undefined =>
+      hiddenIn(fetch(ctx, mode.asCollection())[0], svc) ? undefined : { metadata: svc.metadata, spec: { selector: svc.spec.selector } },
+    { name: 'derivedSvcs' },
+  );
+  add(
+    'podDerivedServices',
+    podServicesVia('podDerivedServices', (ctx, ...filters) => fetch(ctx, derivedSvcs, ...filters)),
+    (s) => expectedPodServices(s, (svc) => !hiddenIn(s.mode, svc)),
   );
 
   // filterIndex.
   add(
     'ipOwners',
-    newCollection(simplePods, (ctx, p) => ({ metadata: p.metadata, sameIP: sorted(fetch(ctx, pods, filterIndex(podsByIP, p.ip)).map(key)) }), { name: 'ipOwners' }),
+    newCollection(
+      simplePods,
+      (ctx, p) => ({ metadata: p.metadata, sameIP: sorted(fetch(ctx, pods, filterIndex(podsByIP, p.ip)).map(key)) }),
+      { name: 'ipOwners' },
+    ),
     (s) =>
       s.pods
         .map(toSimple)
@@ -263,7 +360,11 @@ function buildGraph() {
   // An index viewed as a collection, then derived from.
   const ipGroups = add(
     'ipGroups',
-    newCollection(podsByIP.asCollection({ name: 'ipIndex' }), (_ctx, g) => ({ metadata: { name: g.key }, pods: sorted(g.objects.map(key)) }), { name: 'ipGroups' }),
+    newCollection(
+      podsByIP.asCollection({ name: 'ipIndex' }),
+      (_ctx, g) => ({ metadata: { name: g.key }, pods: sorted(g.objects.map(key)) }),
+      { name: 'ipGroups' },
+    ),
     (s) =>
       [...new Set(s.pods.flatMap((p) => (p.status ? [p.status.podIP] : [])))].map((ip) => ({
         metadata: { name: ip },
@@ -276,25 +377,50 @@ function buildGraph() {
   const simplePodsByIP = newIndex(simplePods, 'ip', (p) => [p.ip]);
   add(
     'simpleIpGroups',
-    newCollection(simplePodsByIP.asCollection({ name: 'simpleIpIndex' }), (_ctx, g) => ({ metadata: { name: g.key }, pods: sorted(g.objects.map(key)) }), { name: 'simpleIpGroups' }),
+    newCollection(
+      simplePodsByIP.asCollection({ name: 'simpleIpIndex' }),
+      (_ctx, g) => ({ metadata: { name: g.key }, pods: sorted(g.objects.map(key)) }),
+      { name: 'simpleIpGroups' },
+    ),
     (s) => expectedOf(s, 'ipGroups') as { metadata: { name: string }; pods: string[] }[],
   );
 
   // partialFetch: the projections cover everything the filters and the result depend on.
   add(
     'podKeys',
-    newSingleton((ctx) => ({
-      keys: sorted(partialFetch(ctx, pods, key)),
-      tierX: sorted(partialFetch(ctx, pods, (p) => `${key(p)}|${p.metadata.labels['app'] ?? ''}|${p.metadata.labels['tier'] ?? ''}`, filterLabel({ tier: 'x' }))),
-    }), { name: 'podKeys' }).asCollection(),
-    (s) => [{
-      keys: sorted(s.pods.map(key)),
-      tierX: sorted(s.pods.filter((p) => p.metadata.labels['tier'] === 'x').map((p) => `${key(p)}|${p.metadata.labels['app'] ?? ''}|${p.metadata.labels['tier'] ?? ''}`)),
-    }],
+    newSingleton(
+      (ctx) => ({
+        keys: sorted(partialFetch(ctx, pods, key)),
+        tierX: sorted(
+          partialFetch(
+            ctx,
+            pods,
+            (p) => `${key(p)}|${p.metadata.labels['app'] ?? ''}|${p.metadata.labels['tier'] ?? ''}`,
+            filterLabel({ tier: 'x' }),
+          ),
+        ),
+      }),
+      { name: 'podKeys' },
+    ).asCollection(),
+    (s) => [
+      {
+        keys: sorted(s.pods.map(key)),
+        tierX: sorted(
+          s.pods
+            .filter((p) => p.metadata.labels['tier'] === 'x')
+            .map((p) => `${key(p)}|${p.metadata.labels['app'] ?? ''}|${p.metadata.labels['tier'] ?? ''}`),
+        ),
+      },
+    ],
   );
 
   // Level 3: a diamond (services → svcInfo, services → endpoints, services → podServices) ------------------
-  interface SvcSummary { metadata: { name: string; namespace: string }; cmV: string | null; eps: number; selectedBy: number }
+  interface SvcSummary {
+    metadata: { name: string; namespace: string };
+    cmV: string | null;
+    eps: number;
+    selectedBy: number;
+  }
   const summaryOf = (info: SvcInfo, eps: Endpoint[], ps: PodSvcs[]): SvcSummary => ({
     metadata: info.metadata,
     cmV: info.cmV,
@@ -314,12 +440,21 @@ function buildGraph() {
 
   // A dependency that appears mid-transaction: pods labelled deep=1 read svcSummary (ranked far above them).
   const deepReaders = (stop?: AbortSignal): Collection<unknown> =>
-    newCollection(pods, (ctx, p) => ({
-      metadata: { name: p.metadata.name, namespace: p.metadata.namespace },
-      n: p.metadata.labels['deep'] === '1'
-        ? fetch(ctx, summaries, filterGeneric((x: SvcSummary) => x.metadata.namespace === p.metadata.namespace)).reduce((t, x) => t + x.eps, 0)
-        : -1,
-    }), { name: 'deepReaders', ...(stop ? { stop } : {}) }) as Collection<unknown>;
+    newCollection(
+      pods,
+      (ctx, p) => ({
+        metadata: { name: p.metadata.name, namespace: p.metadata.namespace },
+        n:
+          p.metadata.labels['deep'] === '1'
+            ? fetch(
+                ctx,
+                summaries,
+                filterGeneric((x: SvcSummary) => x.metadata.namespace === p.metadata.namespace),
+              ).reduce((t, x) => t + x.eps, 0)
+            : -1,
+      }),
+      { name: 'deepReaders', ...(stop ? { stop } : {}) },
+    ) as Collection<unknown>;
   checked.push({
     name: 'deepReaders',
     collection: deepReaders(),
@@ -328,7 +463,10 @@ function buildGraph() {
       const sums = expectedOf(s, 'svcSummary') as SvcSummary[];
       return s.pods.map((p) => ({
         metadata: { name: p.metadata.name, namespace: p.metadata.namespace },
-        n: p.metadata.labels['deep'] === '1' ? sums.filter((x) => x.metadata.namespace === p.metadata.namespace).reduce((t, x) => t + x.eps, 0) : -1,
+        n:
+          p.metadata.labels['deep'] === '1'
+            ? sums.filter((x) => x.metadata.namespace === p.metadata.namespace).reduce((t, x) => t + x.eps, 0)
+            : -1,
       }));
     },
   });
@@ -336,41 +474,62 @@ function buildGraph() {
   // A transform that fetches its own parent: every pod counts the pods of its namespace.
   add(
     'sameNamespace',
-    newCollection(pods, (ctx, p) => ({
-      metadata: { name: p.metadata.name, namespace: p.metadata.namespace },
-      n: fetch(ctx, pods, filterGeneric((q: Pod) => q.metadata.namespace === p.metadata.namespace)).length,
-    }), { name: 'sameNamespace' }),
-    (s) => s.pods.map((p) => ({ metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, n: s.pods.filter((q) => q.metadata.namespace === p.metadata.namespace).length })),
+    newCollection(
+      pods,
+      (ctx, p) => ({
+        metadata: { name: p.metadata.name, namespace: p.metadata.namespace },
+        n: fetch(
+          ctx,
+          pods,
+          filterGeneric((q: Pod) => q.metadata.namespace === p.metadata.namespace),
+        ).length,
+      }),
+      { name: 'sameNamespace' },
+    ),
+    (s) =>
+      s.pods.map((p) => ({
+        metadata: { name: p.metadata.name, namespace: p.metadata.namespace },
+        n: s.pods.filter((q) => q.metadata.namespace === p.metadata.namespace).length,
+      })),
   );
 
   // Level 4 ------------------------------------------------------------------------------------------------
   const totalCollection = add(
     'total',
-    newSingleton((ctx) => ({
-      eps: fetch(ctx, endpoints).length,
-      groups: fetch(ctx, ipGroups).length,
-      summaryEps: fetch(ctx, summaries).reduce((t, x) => t + x.eps, 0),
-      mode: fetch(ctx, mode.asCollection())[0] ?? null,
-      p0: fetch(ctx, simplePods, filterKey('n0/p0')).length,
-    }), { name: 'total' }).asCollection(),
+    newSingleton(
+      (ctx) => ({
+        eps: fetch(ctx, endpoints).length,
+        groups: fetch(ctx, ipGroups).length,
+        summaryEps: fetch(ctx, summaries).reduce((t, x) => t + x.eps, 0),
+        mode: fetch(ctx, mode.asCollection())[0] ?? null,
+        p0: fetch(ctx, simplePods, filterKey('n0/p0')).length,
+      }),
+      { name: 'total' },
+    ).asCollection(),
     (s) => {
       const sums = expectedOf(s, 'svcSummary') as SvcSummary[];
-      return [{
-        eps: expectedOf(s, 'endpoints').length,
-        groups: expectedOf(s, 'ipGroups').length,
-        summaryEps: sums.reduce((t, x) => t + x.eps, 0),
-        mode: s.mode ?? null,
-        p0: s.pods.some((p) => key(p) === 'n0/p0' && p.status) ? 1 : 0,
-      }];
+      return [
+        {
+          eps: expectedOf(s, 'endpoints').length,
+          groups: expectedOf(s, 'ipGroups').length,
+          summaryEps: sums.reduce((t, x) => t + x.eps, 0),
+          mode: s.mode ?? null,
+          p0: s.pods.some((p) => key(p) === 'n0/p0' && p.status) ? 1 : 0,
+        },
+      ];
     },
   );
 
   // Another dependency appearing mid-transaction, two levels higher: services selecting app=a read `total`.
   const totalEps = (stop?: AbortSignal): Collection<unknown> =>
-    newCollection(svcs, (ctx, svc) => ({
-      metadata: svc.metadata,
-      eps: svc.spec.selector['app'] === 'a' ? (fetch(ctx, totalCollection)[0]?.eps ?? -2) : -1,
-    }), { name: 'totalEps', ...(stop ? { stop } : {}) }) as Collection<unknown>;
+    newCollection(
+      svcs,
+      (ctx, svc) => ({
+        metadata: svc.metadata,
+        eps: svc.spec.selector['app'] === 'a' ? (fetch(ctx, totalCollection)[0]?.eps ?? -2) : -1,
+      }),
+      { name: 'totalEps', ...(stop ? { stop } : {}) },
+    ) as Collection<unknown>;
   checked.push({
     name: 'totalEps',
     collection: totalEps(),
@@ -394,20 +553,35 @@ function buildGraph() {
   );
 
   // Joins: pods with IPs and config maps both claim keys `ns/pN` (config map cN claims pN).
-  interface Claim { metadata: { name: string; namespace: string }; src: string; v: string }
+  interface Claim {
+    metadata: { name: string; namespace: string };
+    src: string;
+    v: string;
+  }
   const podClaim = (p: SimplePod): Claim => ({ metadata: p.metadata, src: 'pod', v: p.ip });
-  const cmClaim = (c: Cm): Claim => ({ metadata: { name: `p${c.metadata.name.slice(1)}`, namespace: c.metadata.namespace }, src: 'cm', v: c.data.v });
+  const cmClaim = (c: Cm): Claim => ({
+    metadata: { name: `p${c.metadata.name.slice(1)}`, namespace: c.metadata.namespace },
+    src: 'cm',
+    v: c.data.v,
+  });
   const podClaims = newCollection(simplePods, (_ctx, p) => podClaim(p), { name: 'podClaims' });
   const cmClaims = newCollection(cms, (_ctx, c) => cmClaim(c), { name: 'cmClaims' });
   const claimsOf = (s: Snapshot): [Claim[], Claim[]] => [
-    s.pods.map(toSimple).filter((p): p is SimplePod => p !== undefined).map(podClaim),
+    s.pods
+      .map(toSimple)
+      .filter((p): p is SimplePod => p !== undefined)
+      .map(podClaim),
     s.cms.map(cmClaim),
   ];
   const joined = add('joined', joinCollection([podClaims, cmClaims], { name: 'joined' }), (s) => {
     const [a, b] = claimsOf(s);
     return [...a, ...b.filter((c) => !a.some((x) => key(x) === key(c)))];
   });
-  const mergeClaims = (vs: Claim[]): Claim => ({ metadata: vs[0]!.metadata, src: vs.map((v) => v.src).join('+'), v: vs.map((v) => v.v).join('|') });
+  const mergeClaims = (vs: Claim[]): Claim => ({
+    metadata: vs[0]!.metadata,
+    src: vs.map((v) => v.src).join('+'),
+    v: vs.map((v) => v.v).join('|'),
+  });
   const merged = add('merged', joinWithMergeCollection([podClaims, cmClaims], mergeClaims, { name: 'merged' }), (s) => {
     const [a, b] = claimsOf(s);
     const keys = [...new Set([...a, ...b].map(key))];
@@ -416,7 +590,11 @@ function buildGraph() {
   // Over both joins (a diamond: simplePods and cms → podClaims/cmClaims → joined and merged → here).
   add(
     'claimCheck',
-    newCollection(merged, (ctx, m) => ({ metadata: m.metadata, winner: fetch(ctx, joined, filterKey(key(m)))[0]?.src ?? null, all: m.src })),
+    newCollection(merged, (ctx, m) => ({
+      metadata: m.metadata,
+      winner: fetch(ctx, joined, filterKey(key(m)))[0]?.src ?? null,
+      all: m.src,
+    })),
     (s) =>
       (expectedOf(s, 'merged') as Claim[]).map((m) => ({
         metadata: m.metadata,
@@ -576,18 +754,27 @@ function run(seed: number, ops: number): void {
       const keyFn = internal(c.collection).keyOf;
       // Same keys, and per key a deep-equal value (canonical text only to explain a failure).
       const wantByKey = new Map(want.map((w) => [keyFn(w), w]));
-      const same = list.length === want.length && wantByKey.size === want.length && list.every((o) => {
-        const w = wantByKey.get(keyFn(o));
-        return w !== undefined && equals(o, w);
-      });
+      const same =
+        list.length === want.length &&
+        wantByKey.size === want.length &&
+        list.every((o) => {
+          const w = wantByKey.get(keyFn(o));
+          return w !== undefined && equals(o, w);
+        });
       if (!same) {
         const got = canonicalList(list);
         const wantText = canonicalList(want);
-        fail('list() differs from the recomputation', { missing: wantText.filter((w) => !got.includes(w)).slice(0, 4), unexpected: got.filter((x) => !wantText.includes(x)).slice(0, 4) });
+        fail('list() differs from the recomputation', {
+          missing: wantText.filter((w) => !got.includes(w)).slice(0, 4),
+          unexpected: got.filter((x) => !wantText.includes(x)).slice(0, 4),
+        });
       }
       // The handler's map holds the very objects the collection holds.
       if (map.size !== list.length || list.some((o) => map.get(keyFn(o)) !== o)) {
-        fail('the events rebuilt something else than list()', { rebuilt: canonicalList([...map.values()]).slice(0, 4), list: canonicalList(list).slice(0, 4) });
+        fail('the events rebuilt something else than list()', {
+          rebuilt: canonicalList([...map.values()]).slice(0, 4),
+          list: canonicalList(list).slice(0, 4),
+        });
       }
     }
   }
@@ -600,8 +787,12 @@ describe('differential', () => {
   const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
   const ops = long ? 100_000 : 1_200;
   for (const seed of seeds) {
-    it(`should match a from-scratch recomputation after every operation (seed ${seed}, ${ops} operations)`, () => {
-      run(seed, ops);
-    }, long ? 3_600_000 : 30_000);
+    it(
+      `should match a from-scratch recomputation after every operation (seed ${seed}, ${ops} operations)`,
+      () => {
+        run(seed, ops);
+      },
+      long ? 3_600_000 : 30_000,
+    );
   }
 });

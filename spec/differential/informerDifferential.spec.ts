@@ -55,7 +55,10 @@ async function randomWrite(core: CoreV1Api, live: Live, rand: () => number, i: n
   if (keys.length < 4 || (r < 0.35 && keys.length < 30)) {
     const namespace = pick(NAMESPACES);
     const name = `cm-${i}`;
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name, namespace, labels: { tier: pick(TIERS) } }, data: { v: String(i) } } });
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name, namespace, labels: { tier: pick(TIERS) } }, data: { v: String(i) } },
+    });
     live.set(`${namespace}/${name}`, { namespace, name });
     return `create ${namespace}/${name}`;
   }
@@ -114,14 +117,29 @@ function randomFault(server: ApiServer, rand: () => number): string | undefined 
 
 // ---- checks ---------------------------------------------------------------------------------------------------
 
-function expectSameAsFromScratch(all: Collection<V1ConfigMap>, summaries: Collection<Summary>, groups: Collection<TierGroup>, webSummaries: Collection<Summary>, web: Collection<V1ConfigMap>, at: string): void {
+function expectSameAsFromScratch(
+  all: Collection<V1ConfigMap>,
+  summaries: Collection<Summary>,
+  groups: Collection<TierGroup>,
+  webSummaries: Collection<Summary>,
+  web: Collection<V1ConfigMap>,
+  at: string,
+): void {
   const objects = all.list();
   expect({ at, summaries: canonicalList(summaries.list()) }).toEqual({ at, summaries: canonicalList(objects.map(summaryOf)) });
-  const wantGroups = TIERS.map((t) => groupOf(t, objects.filter((o) => o.metadata?.labels?.['tier'] === t)));
+  const wantGroups = TIERS.map((t) =>
+    groupOf(
+      t,
+      objects.filter((o) => o.metadata?.labels?.['tier'] === t),
+    ),
+  );
   expect({ at, groups: canonicalList(groups.list()) }).toEqual({ at, groups: canonicalList(wantGroups) });
   expect({ at, web: canonicalList(webSummaries.list()) }).toEqual({ at, web: canonicalList(web.list().map(summaryOf)) });
   // The selected informer holds exactly the objects of the full one that its selector selects.
-  expect({ at, web: canonicalList(web.list()) }).toEqual({ at, web: canonicalList(objects.filter((o) => o.metadata?.labels?.['tier'] === 'web')) });
+  expect({ at, web: canonicalList(web.list()) }).toEqual({
+    at,
+    web: canonicalList(objects.filter((o) => o.metadata?.labels?.['tier'] === 'web')),
+  });
 }
 
 /** What the informers of every seed run so far did, summed. */
@@ -141,8 +159,14 @@ async function run(h: Harness, seed: number, writes: number): Promise<void> {
   const all = newInformer<V1ConfigMap>(kc, CM, { stop, backoff: FAST, pageSize: 3, name: 'all' });
   const web = newInformer<V1ConfigMap>(kc, { ...CM, labelSelector: 'tier=web' }, { stop, backoff: FAST, pageSize: 2, name: 'web' });
   const summaries = newCollection(all, (_ctx, cm) => summaryOf(cm), { stop, name: 'summaries' });
-  const tiers = newStaticCollection(TIERS.map((t) => ({ metadata: { name: t } })), { stop, name: 'tiers' });
-  const groups = newCollection(tiers, (ctx, t) => groupOf(t.metadata.name, fetch(ctx, all, filterLabel({ tier: t.metadata.name }))), { stop, name: 'groups' });
+  const tiers = newStaticCollection(
+    TIERS.map((t) => ({ metadata: { name: t } })),
+    { stop, name: 'tiers' },
+  );
+  const groups = newCollection(tiers, (ctx, t) => groupOf(t.metadata.name, fetch(ctx, all, filterLabel({ tier: t.metadata.name }))), {
+    stop,
+    name: 'groups',
+  });
   const webSummaries = newCollection(web, (_ctx, cm) => summaryOf(cm), { stop, name: 'web summaries' });
   const teamA = newInformer<V1ConfigMap>(kc, { ...CM, namespace: 'team-a' }, { stop, backoff: FAST, pageSize: 5, name: 'team-a' });
   const replicas = [new Replica(all), new Replica(web), new Replica(teamA)];
@@ -168,7 +192,8 @@ async function run(h: Harness, seed: number, writes: number): Promise<void> {
   }
   // Faults are reported on the informers, and nothing else is: the derived collections saw no error.
   expect(derivedErrors).toEqual([]);
-  for (const r of replicas) for (const e of r.errors) expect(e.message).toMatch(/(list|watch) of \/api\/v1\/(namespaces\/team-a\/)?configmaps.* failed; retrying/);
+  for (const r of replicas)
+    for (const e of r.errors) expect(e.message).toMatch(/(list|watch) of \/api\/v1\/(namespaces\/team-a\/)?configmaps.* failed; retrying/);
   for (const informer of [all, web, teamA]) {
     const stats = informerStats(informer)!;
     totals.relists += stats.relists;

@@ -37,7 +37,10 @@ class Cluster {
   constructor(private readonly api: CustomObjectsApi) {}
 
   create(name: string, size: number): Promise<unknown> {
-    return this.api.createNamespacedCustomObject({ ...this.gadgets, body: { apiVersion: API_VERSION, kind: 'Gadget', metadata: { name }, spec: { size } } });
+    return this.api.createNamespacedCustomObject({
+      ...this.gadgets,
+      body: { apiVersion: API_VERSION, kind: 'Gadget', metadata: { name }, spec: { size } },
+    });
   }
   resize(name: string, size: number): Promise<unknown> {
     return this.api.patchNamespacedCustomObject({ ...this.gadgets, name, body: { spec: { size } } }, mergePatch);
@@ -49,7 +52,10 @@ class Cluster {
   async tamper(name: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.api.patchNamespacedCustomObjectStatus({ ...this.gadgets, name, body: { status: { size: -1, ready: false, tier: 'tampered' } } }, mergePatch);
+        await this.api.patchNamespacedCustomObjectStatus(
+          { ...this.gadgets, name, body: { status: { size: -1, ready: false, tier: 'tampered' } } },
+          mergePatch,
+        );
         return;
       } catch (e) {
         const code = (e as { code?: number }).code;
@@ -156,7 +162,8 @@ async function run(h: Harness, seed: number, writes: number): Promise<void> {
     const fault = randomFault(server, rand);
     if (fault !== undefined) history.push(fault);
     history.push(await randomWrite(cluster, live, rand, i));
-    if (i % 10 === 9 || i === writes - 1) await expectStatusesRight(cluster, writer, `seed ${seed}, after write ${i} (${history.slice(-6).join('; ')})`);
+    if (i % 10 === 9 || i === writes - 1)
+      await expectStatusesRight(cluster, writer, `seed ${seed}, after write ${i} (${history.slice(-6).join('; ')})`);
   }
   expect(writer.stats.failures).toBe(0);
   totals.writes += writer.stats.writes;

@@ -13,14 +13,27 @@ import {
 } from '../../src/index.js';
 import { seededRandom } from '../../src/testing/index.js';
 
-interface A { metadata: { name: string }; v: number; link?: boolean }
-interface B { metadata: { name: string }; b: number }
-interface C { metadata: { name: string }; c: number }
-interface D { metadata: { name: string }; b: number; c: number }
+interface A {
+  metadata: { name: string };
+  v: number;
+  link?: boolean;
+}
+interface B {
+  metadata: { name: string };
+  b: number;
+}
+interface C {
+  metadata: { name: string };
+  c: number;
+}
+interface D {
+  metadata: { name: string };
+  b: number;
+  c: number;
+}
 
 const fb = (v: number): number => v * 2;
 const fc = (v: number): number => v + 100;
-
 
 function diamond(dynamic: boolean) {
   const a = newStaticCollection<A>([], { name: 'A' });
@@ -46,11 +59,14 @@ function diamond(dynamic: boolean) {
     },
     { name: 'D' },
   );
-  const total = newSingleton((ctx) => ({
-    b: fetch(ctx, b).reduce((s, x) => s + x.b, 0),
-    c: fetch(ctx, c).reduce((s, x) => s + x.c, 0),
-    n: fetch(ctx, d).length,
-  }), { name: 'Total' });
+  const total = newSingleton(
+    (ctx) => ({
+      b: fetch(ctx, b).reduce((s, x) => s + x.b, 0),
+      c: fetch(ctx, c).reduce((s, x) => s + x.c, 0),
+      n: fetch(ctx, d).length,
+    }),
+    { name: 'Total' },
+  );
   return { a, b, c, d, total, transformViolations };
 }
 
@@ -78,8 +94,10 @@ function run(dynamic: boolean, seed: number, ops: number): void {
       const name = (e.new ?? e.old)!.metadata.name;
       const now = g.a.getKey(name);
       const before = prevA.get(name);
-      if (e.new !== undefined) check(`D ${e.type} ${name} new`, now !== undefined && JSON.stringify(e.new) === JSON.stringify(expectedD(now, dynamic)));
-      if (e.old !== undefined) check(`D ${e.type} ${name} old`, before !== undefined && JSON.stringify(e.old) === JSON.stringify(expectedD(before, dynamic)));
+      if (e.new !== undefined)
+        check(`D ${e.type} ${name} new`, now !== undefined && JSON.stringify(e.new) === JSON.stringify(expectedD(now, dynamic)));
+      if (e.old !== undefined)
+        check(`D ${e.type} ${name} old`, before !== undefined && JSON.stringify(e.old) === JSON.stringify(expectedD(before, dynamic)));
       // Reads of B and C from D's handler are consistent with A.
       const bv = g.b.getKey(name);
       const cv = g.c.getKey(name);
@@ -93,17 +111,28 @@ function run(dynamic: boolean, seed: number, ops: number): void {
       const name = (e.new ?? e.old)!.metadata.name;
       const now = g.a.getKey(name);
       const dv = g.d.getKey(name);
-      check(`D read in B handler for ${name}`, now === undefined ? dv === undefined : JSON.stringify(dv) === JSON.stringify(expectedD(now, dynamic)));
+      check(
+        `D read in B handler for ${name}`,
+        now === undefined ? dv === undefined : JSON.stringify(dv) === JSON.stringify(expectedD(now, dynamic)),
+      );
     }
   });
   // The singleton over B, C and D is consistent whenever it changes.
   g.total.register((e) => {
     const all = g.a.list();
-    check('Total', JSON.stringify(e.new ?? null) === JSON.stringify(e.type === 'delete' ? null : {
-      b: all.reduce((s, x) => s + fb(x.v), 0),
-      c: all.reduce((s, x) => s + fc(x.v), 0),
-      n: all.length,
-    }));
+    check(
+      'Total',
+      JSON.stringify(e.new ?? null) ===
+        JSON.stringify(
+          e.type === 'delete'
+            ? null
+            : {
+                b: all.reduce((s, x) => s + fb(x.v), 0),
+                c: all.reduce((s, x) => s + fc(x.v), 0),
+                n: all.length,
+              },
+        ),
+    );
   });
   // Every D batch arrives once per transaction.
   let dBatches = 0;
@@ -130,8 +159,19 @@ function run(dynamic: boolean, seed: number, ops: number): void {
     }
     check(`at most one D batch per transaction (op ${i})`, dBatches - before <= 1);
     // After the transaction, every collection holds exactly what A implies.
-    const expected = g.a.list().map((x) => JSON.stringify(expectedD(x, dynamic))).sort();
-    check(`D contents after op ${i}`, JSON.stringify(g.d.list().map((x) => JSON.stringify(x)).sort()) === JSON.stringify(expected));
+    const expected = g.a
+      .list()
+      .map((x) => JSON.stringify(expectedD(x, dynamic)))
+      .sort();
+    check(
+      `D contents after op ${i}`,
+      JSON.stringify(
+        g.d
+          .list()
+          .map((x) => JSON.stringify(x))
+          .sort(),
+      ) === JSON.stringify(expected),
+    );
     if (violations.length > 0) break;
   }
   expect(violations.slice(0, 5)).toEqual([]);

@@ -11,7 +11,6 @@ describe('makeKeyTest', () => {
     expect(test({ id: 1, metadata: { name: 'x' } }, '#1')).toBe(true);
     expect(test({ id: 1, metadata: { name: 'x' } }, 'x')).toBe(false);
   });
-
 });
 
 describe('makeKeyFn', () => {

@@ -13,9 +13,15 @@ class Doubled extends KeyedView<Cell> {
   readonly admitted: Cell[] = [];
   keep = new Set<string>();
 
-  constructor(private readonly src: InternalCollection<Cell>, opts?: CollectionOptions) {
+  constructor(
+    private readonly src: InternalCollection<Cell>,
+    opts?: CollectionOptions,
+  ) {
     super([src], opts, 'Doubled');
-    this.init(opts, [...src.values()].map((c) => c.metadata.name));
+    this.init(
+      opts,
+      [...src.values()].map((c) => c.metadata.name),
+    );
   }
 
   protected compute(key: string): Cell | undefined | typeof KEEP {
@@ -31,7 +37,8 @@ class Doubled extends KeyedView<Cell> {
   }
 }
 
-const describeBatch = (b: readonly Event<Cell>[]): string => b.map((e) => `${e.type}/${(e.new ?? e.old)!.metadata.name}=${(e.new ?? e.old)!.v}`).join(',');
+const describeBatch = (b: readonly Event<Cell>[]): string =>
+  b.map((e) => `${e.type}/${(e.new ?? e.old)!.metadata.name}=${(e.new ?? e.old)!.v}`).join(',');
 
 describe('KeyedView', () => {
   it('should compute the upstream keys at construction without emitting them, and be synced with its upstream', () => {

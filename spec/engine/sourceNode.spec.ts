@@ -5,7 +5,10 @@ import { newStaticCollection, newCollection, mapCollection, collectionStats, bat
 // is kept apart from the rest (no map for single-write transactions), and unconditional writes
 // (`updateObject`) are tracked per key only once both kinds meet in one transaction: every combination of
 // first/later key and forced/unforced write must fold the same way.
-interface Named { metadata: { name: string; namespace: string }; v: number }
+interface Named {
+  metadata: { name: string; namespace: string };
+  v: number;
+}
 const named = (name: string, v: number): Named => ({ metadata: { name, namespace: 'ns' }, v });
 
 function source(...initial: Named[]) {
@@ -87,7 +90,12 @@ describe('SourceNode write folding', () => {
       });
     });
     expect(replayed).toEqual(['add/a=1', 'add/b=1']);
-    expect(c.list().map((o) => `${o.metadata.name}=${o.v}`).sort()).toEqual(['a=2', 'n=1']);
+    expect(
+      c
+        .list()
+        .map((o) => `${o.metadata.name}=${o.v}`)
+        .sort(),
+    ).toEqual(['a=2', 'n=1']);
   });
 
   it('should hand handlers frozen batches, from sources and derived collections alike', () => {
@@ -244,10 +252,18 @@ describe('SourceNode write folding', () => {
       const c = newStaticCollection<Named>([named('a', 1), named('b', 1)]);
       const doubled = newCollection(c, (_ctx, o) => ({ metadata: o.metadata, v: o.v * 2 }));
       const seen: string[][] = [];
-      doubled.registerBatch((b) => void seen.push(b.map((e) => `${e.type}/${(e.new ?? e.old)!.metadata.name}${e.new ? `=${e.new.v}` : ''}`)), false);
+      doubled.registerBatch(
+        (b) => void seen.push(b.map((e) => `${e.type}/${(e.new ?? e.old)!.metadata.name}${e.new ? `=${e.new.v}` : ''}`)),
+        false,
+      );
       writeTwice(c);
       expect(seen).toEqual([['add/z=0', 'update/a=6', 'update/b=10']]);
-      expect(doubled.list().map((o) => `${o.metadata.name}=${o.v}`).sort()).toEqual(['a=6', 'b=10', 'z=0']);
+      expect(
+        doubled
+          .list()
+          .map((o) => `${o.metadata.name}=${o.v}`)
+          .sort(),
+      ).toEqual(['a=6', 'b=10', 'z=0']);
       expect(doubled.getKey('ns/n')).toBeUndefined();
       // Unfolded, the source committed each of the seven writes as an event of its own.
       expect(collectionStats(c).events).toBe(7);

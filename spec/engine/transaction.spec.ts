@@ -242,10 +242,17 @@ describe('batch', () => {
     const t = newStaticCollection<{ metadata: { name: string }; bad?: boolean }>([{ metadata: { name: 'x' } }]);
     const d = newCollection(
       a,
-      (ctx, s) => `${s}:${fetch(ctx, t, filterGeneric((o: { bad?: boolean }) => {
-        if (o.bad === true) throw new Error('bad filter');
-        return true;
-      })).length}`,
+      (ctx, s) =>
+        `${s}:${
+          fetch(
+            ctx,
+            t,
+            filterGeneric((o: { bad?: boolean }) => {
+              if (o.bad === true) throw new Error('bad filter');
+              return true;
+            }),
+          ).length
+        }`,
       { name: 'Filtered' },
     );
     const errors: string[] = [];

@@ -5,7 +5,12 @@ import { runCli } from '../../examples/demo/cli.js';
 
 function sink(): Writable & { text: () => string } {
   const chunks: string[] = [];
-  const w = new Writable({ write(c, _e, cb) { chunks.push(String(c)); cb(); } });
+  const w = new Writable({
+    write(c, _e, cb) {
+      chunks.push(String(c));
+      cb();
+    },
+  });
   return Object.assign(w, { text: () => chunks.join('') });
 }
 
@@ -39,7 +44,17 @@ describe('demo (npm start)', () => {
       const before = server.resourceVersion();
       const file = join(mkdtempSync(join(tmpdir(), 'rxkrt-kc-')), 'kubeconfig');
       writeFileSync(file, server.kubeconfigYaml());
-      const s = await runDemo({ duration: 1, kubeconfig: file, writeStatus: false, seed: 1, rate: 200, shape: { namespaces: 2, pods: 20, services: 4, policies: 3 } }, quiet);
+      const s = await runDemo(
+        {
+          duration: 1,
+          kubeconfig: file,
+          writeStatus: false,
+          seed: 1,
+          rate: 200,
+          shape: { namespaces: 2, pods: 20, services: 4, policies: 3 },
+        },
+        quiet,
+      );
       expect(s.target).toBe(server.url);
       expect(s.churnOps).toBe(0);
       expect(s.statusWrites).toBe(0);

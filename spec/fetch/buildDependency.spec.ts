@@ -1,6 +1,17 @@
 // White-box: what a fetch records, how it is stored, and when a rerun reuses the last run's record.
 import { describe, it, expect } from '@jest/globals';
-import { filterGeneric, filterIndex, filterKey, filterKeys, filterLabel, filterSelects, filterSelectsNonEmpty, newIndex, newStaticCollection, type FetchFilter } from '../../src/index.js';
+import {
+  filterGeneric,
+  filterIndex,
+  filterKey,
+  filterKeys,
+  filterLabel,
+  filterSelects,
+  filterSelectsNonEmpty,
+  newIndex,
+  newStaticCollection,
+  type FetchFilter,
+} from '../../src/index.js';
 import { internal, type IndexHandle, type InternalCollection } from '../../src/engine/internalCollection.js';
 import type { Dependency } from '../../src/engine/derived/dependency.js';
 import { buildDependency, buildIndexedDependency } from '../../src/fetch/buildDependency.js';
@@ -29,7 +40,17 @@ function fields(d: Dependency): Record<string, unknown> {
   };
 }
 
-const none = { source, keys: undefined, indexHandle: undefined, indexKey: undefined, labels: undefined, selects: undefined, selectsNonEmpty: undefined, generic: undefined, suppress: undefined };
+const none = {
+  source,
+  keys: undefined,
+  indexHandle: undefined,
+  indexKey: undefined,
+  labels: undefined,
+  selects: undefined,
+  selectsNonEmpty: undefined,
+  generic: undefined,
+  suppress: undefined,
+};
 
 describe('buildDependency', () => {
   it('should report each filter through the field it sets, and leave the others undefined', () => {
@@ -56,7 +77,11 @@ describe('buildDependency', () => {
 
   it('should keep a record in five fields, whatever filters it holds (the rare ones in one side object)', () => {
     const plain = buildDependency(source, [filterIndex(byName, 'a'), filterSelectsNonEmpty(labels)]);
-    const all = buildDependency(source, [filterIndex(byName, 'a'), filterLabel(labels), filterSelects(labels), filterGeneric(isA)], () => true);
+    const all = buildDependency(
+      source,
+      [filterIndex(byName, 'a'), filterLabel(labels), filterSelects(labels), filterGeneric(isA)],
+      () => true,
+    );
     expect(Object.keys(plain)).toHaveLength(5);
     expect(Object.keys(all)).toEqual(Object.keys(plain));
     // Nothing rare: no side object at all.
@@ -64,7 +89,9 @@ describe('buildDependency', () => {
   });
 
   it('should refuse a key filter and an index filter in one fetch, naming the collection', () => {
-    expect(() => buildDependency(source, [filterKey('namespace/a'), filterIndex(byName, 'a')])).toThrow(/fetch of ".*": cannot filter by key and by index at once/);
+    expect(() => buildDependency(source, [filterKey('namespace/a'), filterIndex(byName, 'a')])).toThrow(
+      /fetch of ".*": cannot filter by key and by index at once/,
+    );
   });
 
   it("should hand back the last run's record when a rerun fetches with the same filters, and a new one otherwise", () => {
@@ -76,11 +103,19 @@ describe('buildDependency', () => {
 });
 
 describe('buildIndexedDependency', () => {
-  const oneFilter: FetchFilter[][] = [[], [filterLabel(labels)], [filterSelects(labels)], [filterSelectsNonEmpty(labels)], [filterGeneric(isA)]];
+  const oneFilter: FetchFilter[][] = [
+    [],
+    [filterLabel(labels)],
+    [filterSelects(labels)],
+    [filterSelectsNonEmpty(labels)],
+    [filterGeneric(isA)],
+  ];
 
   it('should record what fetch with filterIndex records', () => {
     for (const filters of [...oneFilter, [filterLabel(labels), filterGeneric(isA)]]) {
-      expect(fields(buildIndexedDependency(source, handle, 'a', filters))).toEqual(fields(buildDependency(source, [filterIndex(byName, 'a'), ...filters])));
+      expect(fields(buildIndexedDependency(source, handle, 'a', filters))).toEqual(
+        fields(buildDependency(source, [filterIndex(byName, 'a'), ...filters])),
+      );
     }
   });
 
@@ -90,7 +125,8 @@ describe('buildIndexedDependency', () => {
       expect(buildIndexedDependency(source, handle, 'a', filters, first)).toBe(first);
       expect(buildIndexedDependency(source, handle, 'b', filters, first)).not.toBe(first);
       // Every other single filter: a different record.
-      for (const other of oneFilter) if (other !== filters) expect(buildIndexedDependency(source, handle, 'a', other, first)).not.toBe(first);
+      for (const other of oneFilter)
+        if (other !== filters) expect(buildIndexedDependency(source, handle, 'a', other, first)).not.toBe(first);
     }
   });
 

@@ -34,7 +34,11 @@ interface Obj {
 const obj = (key: string, labels?: Record<string, string>, selector?: Record<string, string>, v?: number): Obj => {
   const [a, b] = key.split('/') as [string, string?];
   const metadata = b === undefined ? { name: a! } : { namespace: a!, name: b };
-  return { metadata: { ...metadata, ...(labels ? { labels } : {}) }, ...(selector ? { spec: { selector } } : {}), ...(v !== undefined ? { v } : {}) };
+  return {
+    metadata: { ...metadata, ...(labels ? { labels } : {}) },
+    ...(selector ? { spec: { selector } } : {}),
+    ...(v !== undefined ? { v } : {}),
+  };
 };
 const keyOfObj = (o: Obj): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name);
 
@@ -46,7 +50,11 @@ function reader(src: Collection<Obj>, ...filters: FetchFilter[]) {
   let runs = 0;
   const s = newSingleton((ctx) => {
     runs++;
-    return { keys: fetch(ctx, src, ...filters).map(keyOfObj).sort() };
+    return {
+      keys: fetch(ctx, src, ...filters)
+        .map(keyOfObj)
+        .sort(),
+    };
   });
   return { keys: () => s.get()!.keys, runs: () => runs, singleton: s };
 }
@@ -118,7 +126,12 @@ describe('fetch', () => {
   });
 
   it('should read objects whose labels contain the given ones with filterLabel', () => {
-    const src = newStaticCollection<Obj>([obj('ns/a', { app: 'x', v: '1' }), obj('ns/b', { app: 'x' }), obj('ns/c', { app: 'y' }), obj('ns/d')]);
+    const src = newStaticCollection<Obj>([
+      obj('ns/a', { app: 'x', v: '1' }),
+      obj('ns/b', { app: 'x' }),
+      obj('ns/c', { app: 'y' }),
+      obj('ns/d'),
+    ]);
     const r = reader(src, filterLabel({ app: 'x' }));
     expect(r.keys()).toEqual(['ns/a', 'ns/b']);
     expect(reader(src, filterLabel({})).keys()).toEqual(['ns/a', 'ns/b', 'ns/c', 'ns/d']);
@@ -153,7 +166,10 @@ describe('fetch', () => {
 
   it('should read objects a predicate accepts with filterGeneric', () => {
     const src = newStaticCollection<Obj>([obj('ns/a', undefined, undefined, 1), obj('ns/b', undefined, undefined, 2)]);
-    const r = reader(src, filterGeneric((o: Obj) => (o.v ?? 0) > 1));
+    const r = reader(
+      src,
+      filterGeneric((o: Obj) => (o.v ?? 0) > 1),
+    );
     expect(r.keys()).toEqual(['ns/b']);
     src.updateObject(obj('ns/a', undefined, undefined, 5));
     expect(r.keys()).toEqual(['ns/a', 'ns/b']);
@@ -264,7 +280,9 @@ describe('partialFetch', () => {
     let runs = 0;
     const s = newSingleton((ctx) => {
       runs++;
-      return partialFetch(ctx, src, (o) => o.metadata.labels?.['app'] ?? '', filterLabel({ app: 'x' })).sort().join(',');
+      return partialFetch(ctx, src, (o) => o.metadata.labels?.['app'] ?? '', filterLabel({ app: 'x' }))
+        .sort()
+        .join(',');
     });
     expect(s.get()).toBe('x');
     src.updateObject(obj('ns/a', { app: 'x' }, undefined, 2));
@@ -296,8 +314,16 @@ describe('partialFetch', () => {
 describe('partialFetch membership', () => {
   // Deliberate difference from krt: an update whose projection is equal is suppressed only when the object
   // stays on the same side of the fetch's filters. Moving into or out of the result always recomputes.
-  interface Pol { metadata: { name: string; namespace: string }; spec: { selector: Record<string, string> }; status?: { n: number } }
-  const pol = (sel: Record<string, string>, n?: number): Pol => ({ metadata: { name: 'p', namespace: 'ns' }, spec: { selector: sel }, ...(n !== undefined ? { status: { n } } : {}) });
+  interface Pol {
+    metadata: { name: string; namespace: string };
+    spec: { selector: Record<string, string> };
+    status?: { n: number };
+  }
+  const pol = (sel: Record<string, string>, n?: number): Pol => ({
+    metadata: { name: 'p', namespace: 'ns' },
+    spec: { selector: sel },
+    ...(n !== undefined ? { status: { n } } : {}),
+  });
 
   it('should recompute when an equal-projection update moves an object into or out of the result, and only then', () => {
     const policies = newStaticCollection<Pol>([pol({ tier: 'web' })]);
@@ -330,10 +356,13 @@ describe('fetch by selector over a whole collection', () => {
 
   /** The keys a scan of `c` in `list()` order selects: what a fetch must return, in this order. */
   const scanned = (c: Collection<Obj>, labels: Record<string, string>, nonEmpty: boolean): string[] =>
-    c.list().filter((o) => {
-      const sel = o.spec?.selector ?? {};
-      return (!nonEmpty || Object.keys(sel).length > 0) && Object.entries(sel).every(([k, v]) => labels[k] === v);
-    }).map(keyOfObj);
+    c
+      .list()
+      .filter((o) => {
+        const sel = o.spec?.selector ?? {};
+        return (!nonEmpty || Object.keys(sel).length > 0) && Object.entries(sel).every(([k, v]) => labels[k] === v);
+      })
+      .map(keyOfObj);
 
   it('should give, in list() order, what a scan gives, as objects come, change selector, go and come back', () => {
     const labels = { app: 'web', tier: 'front' };
@@ -391,7 +420,14 @@ describe('fetch by selector over a whole collection', () => {
 
   it('should answer fetchOne, fetchOrList and partialFetch by selector from the lookup as from a scan', () => {
     const src = newStaticCollection<Obj>(Array.from({ length: 12 }, (_, i) => obj(`ns/s${i}`, undefined, { app: `a${i % 6}` }, i)));
-    const one = newSingleton((ctx) => fetchOne(ctx, src, filterSelectsNonEmpty({ app: 'a1', tier: 'x' }), filterGeneric((o: Obj) => (o.v ?? 0) < 6)));
+    const one = newSingleton((ctx) =>
+      fetchOne(
+        ctx,
+        src,
+        filterSelectsNonEmpty({ app: 'a1', tier: 'x' }),
+        filterGeneric((o: Obj) => (o.v ?? 0) < 6),
+      ),
+    );
     expect(one.get()?.metadata.name).toBe('s1');
     expect(fetchOrList(undefined, src, filterSelects({ app: 'a2' })).map(keyOfObj)).toEqual(['ns/s2', 'ns/s8']);
     let runs = 0;
@@ -409,10 +445,24 @@ describe('fetch by selector over a whole collection', () => {
   });
 
   it('should refile objects whose selector method returns a new map on every call, and compare values, not maps', () => {
-    interface Sel { metadata: { name: string; namespace: string }; app: string; getLabelSelector(): Record<string, string> }
-    const sel = (name: string, app: string): Sel => ({ metadata: { name, namespace: 'ns' }, app, getLabelSelector() { return { app: this.app }; } });
+    interface Sel {
+      metadata: { name: string; namespace: string };
+      app: string;
+      getLabelSelector(): Record<string, string>;
+    }
+    const sel = (name: string, app: string): Sel => ({
+      metadata: { name, namespace: 'ns' },
+      app,
+      getLabelSelector() {
+        return { app: this.app };
+      },
+    });
     const src = newStaticCollection<Sel>(Array.from({ length: 9 }, (_, i) => sel(`s${i}`, `a${i % 3}`)));
-    const names = newSingleton((ctx) => fetch(ctx, src, filterSelectsNonEmpty({ app: 'a1' })).map((o) => o.metadata.name).join(','));
+    const names = newSingleton((ctx) =>
+      fetch(ctx, src, filterSelectsNonEmpty({ app: 'a1' }))
+        .map((o) => o.metadata.name)
+        .join(','),
+    );
     expect(names.get()).toBe('s1,s4,s7');
     src.updateObject(sel('s4', 'a2'));
     src.updateObject(sel('s0', 'a1'));
@@ -421,11 +471,25 @@ describe('fetch by selector over a whole collection', () => {
 
   it('should read a selector when the lookup files its object, not again at every fetch it answers', () => {
     let reads = 0;
-    interface Sel { metadata: { name: string; namespace: string }; app: string; getLabelSelector(): Record<string, string> }
-    const sel = (name: string, app: string): Sel => ({ metadata: { name, namespace: 'ns' }, app, getLabelSelector() { reads++; return { app: this.app }; } });
+    interface Sel {
+      metadata: { name: string; namespace: string };
+      app: string;
+      getLabelSelector(): Record<string, string>;
+    }
+    const sel = (name: string, app: string): Sel => ({
+      metadata: { name, namespace: 'ns' },
+      app,
+      getLabelSelector() {
+        reads++;
+        return { app: this.app };
+      },
+    });
     const src = newStaticCollection<Sel>(Array.from({ length: 10 }, (_, i) => sel(`s${i}`, `a${i % 5}`)));
     const readers = newStaticCollection<{ metadata: { name: string; namespace: string }; app: string }>([]);
-    const found = newCollection(readers, (ctx, r) => ({ metadata: r.metadata, names: fetch(ctx, src, filterSelectsNonEmpty({ app: r.app })).map((o) => o.metadata.name) }));
+    const found = newCollection(readers, (ctx, r) => ({
+      metadata: r.metadata,
+      names: fetch(ctx, src, filterSelectsNonEmpty({ app: r.app })).map((o) => o.metadata.name),
+    }));
     readers.updateObject({ metadata: { name: 'r0', namespace: 'ns' }, app: 'a1' });
     const filed = reads; // the lookup read every selector once, when it was built
     expect(filed).toBe(10);

@@ -88,7 +88,10 @@ export interface SimpleService {
 export function simpleServices(services: Collection<Service>): Collection<SimpleService> {
   return newCollection(
     services,
-    (_ctx, s): SimpleService => ({ metadata: { name: s.metadata.name, namespace: s.metadata.namespace }, selector: s.spec?.selector ?? {} }),
+    (_ctx, s): SimpleService => ({
+      metadata: { name: s.metadata.name, namespace: s.metadata.namespace },
+      selector: s.spec?.selector ?? {},
+    }),
     { name: 'SimpleServices' },
   );
 }

@@ -1,11 +1,6 @@
 // Helpers for tests against the embedded API server: waiting, server bookkeeping, state replicas, server truth.
 import { createServer } from 'node:net';
-import {
-  ApiextensionsV1Api,
-  KubeConfig,
-  KubernetesObjectApi,
-  type KubernetesObject,
-} from '@kubernetes/client-node';
+import { ApiextensionsV1Api, KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { keyOf, type Collection, type Event, type TransformError } from '../../src/index.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../../src/apiserver/index.js';
@@ -86,7 +81,16 @@ export async function serverVersions(
   kind: string,
   opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {},
 ): Promise<Record<string, string>> {
-  const list = await KubernetesObjectApi.makeApiClient(kc).list(apiVersion, kind, opts.namespace, undefined, undefined, undefined, opts.fieldSelector, opts.labelSelector);
+  const list = await KubernetesObjectApi.makeApiClient(kc).list(
+    apiVersion,
+    kind,
+    opts.namespace,
+    undefined,
+    undefined,
+    undefined,
+    opts.fieldSelector,
+    opts.labelSelector,
+  );
   return versions(list.items);
 }
 
@@ -101,7 +105,15 @@ export async function installCrd(kc: KubeConfig, group: string, kind: string, pl
         group,
         scope: 'Namespaced',
         names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-        versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } },
+          },
+        ],
       },
     },
   });

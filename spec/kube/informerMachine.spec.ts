@@ -1,10 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import {
-  INFORMER_INITIAL_STATE,
-  informerStep as step,
-  type InformerInput,
-  type InformerState,
-} from '../../src/kube/index.js';
+import { INFORMER_INITIAL_STATE, informerStep as step, type InformerInput, type InformerState } from '../../src/kube/index.js';
 
 const boom = new Error('boom');
 
@@ -29,7 +24,12 @@ const watching = (resourceVersion: string, o: { attempt?: number; sawEvent?: boo
   sawEvent: o.sawEvent ?? false,
   afterList: o.afterList ?? false,
 });
-const waiting = (then: 'list' | 'watch', resourceVersion: string, attempt: number): InformerState => ({ kind: 'waiting', then, resourceVersion, attempt });
+const waiting = (then: 'list' | 'watch', resourceVersion: string, attempt: number): InformerState => ({
+  kind: 'waiting',
+  then,
+  resourceVersion,
+  attempt,
+});
 const STOPPED: InformerState = { kind: 'stopped' };
 
 /** Every kind of state, in a few variants. */
@@ -116,7 +116,9 @@ describe('informerStep', () => {
       const s = step(watching('5', { attempt: 3, afterList: true }), { kind: 'watchEvent', resourceVersion: '9' });
       expect(s).toEqual({ state: watching('9', { sawEvent: true, afterList: true }), effects: [] });
       // An event without a resourceVersion keeps the last one.
-      expect(step(s.state, { kind: 'watchEvent', resourceVersion: undefined }).state).toEqual(watching('9', { sawEvent: true, afterList: true }));
+      expect(step(s.state, { kind: 'watchEvent', resourceVersion: undefined }).state).toEqual(
+        watching('9', { sawEvent: true, afterList: true }),
+      );
     });
 
     it('should resume at once from the last resourceVersion when a watch that delivered something ends', () => {
@@ -127,7 +129,10 @@ describe('informerStep', () => {
     });
 
     it('should back off (without reporting) when a watch ends having delivered nothing', () => {
-      expect(step(watching('9'), { kind: 'watchClosed' })).toEqual({ state: waiting('watch', '9', 1), effects: [{ kind: 'wait', ms: 100 }] });
+      expect(step(watching('9'), { kind: 'watchClosed' })).toEqual({
+        state: waiting('watch', '9', 1),
+        effects: [{ kind: 'wait', ms: 100 }],
+      });
       expect(step(waiting('watch', '9', 1), { kind: 'timerFired' })).toEqual({
         state: watching('9', { attempt: 1 }),
         effects: [{ kind: 'watch', resourceVersion: '9' }],
@@ -146,7 +151,10 @@ describe('informerStep', () => {
       for (let i = 0; i < 8; i++) inputs.push({ kind: 'watchFailed', error: boom }, { kind: 'timerFired' });
       inputs.push({ kind: 'watchEvent', resourceVersion: '10' }, { kind: 'watchFailed', error: boom });
       const results = run(watching('9'), inputs);
-      const waits = results.flatMap((r) => r.effects).filter((e) => e.kind === 'wait').map((e) => (e as { ms: number }).ms);
+      const waits = results
+        .flatMap((r) => r.effects)
+        .filter((e) => e.kind === 'wait')
+        .map((e) => (e as { ms: number }).ms);
       expect(waits).toEqual([100, 200, 400, 800, 1600, 3200, 5000, 5000, 100]);
       expect(results.at(-1)!.state).toEqual(waiting('watch', '10', 1));
     });
@@ -165,10 +173,13 @@ describe('informerStep', () => {
     it('should back off instead of spinning when even the watch from a fresh list expires before any event', () => {
       // A server answering 410 to every watch: LIST, WATCH 410, wait, LIST, WATCH 410, longer wait, …
       const inputs: InformerInput[] = [];
-      for (let i = 0; i < 8; i++) inputs.push({ kind: 'listed', resourceVersion: String(i) }, { kind: 'watchExpired' }, { kind: 'timerFired' });
+      for (let i = 0; i < 8; i++)
+        inputs.push({ kind: 'listed', resourceVersion: String(i) }, { kind: 'watchExpired' }, { kind: 'timerFired' });
       const results = run(INFORMER_INITIAL_STATE, inputs);
       const effects = results.flatMap((r) => r.effects);
-      expect(effects.filter((e) => e.kind === 'wait').map((e) => (e as { ms: number }).ms)).toEqual([100, 200, 400, 800, 1600, 3200, 5000, 5000]);
+      expect(effects.filter((e) => e.kind === 'wait').map((e) => (e as { ms: number }).ms)).toEqual([
+        100, 200, 400, 800, 1600, 3200, 5000, 5000,
+      ]);
       expect(effects.filter((e) => e.kind === 'list')).toHaveLength(8);
       // Once a watch delivers something, the count starts over and a later 410 relists at once.
       const recovered = run(results.at(-1)!.state, [
@@ -181,7 +192,11 @@ describe('informerStep', () => {
 
     it('should ignore list results and timers while watching (stale inputs)', () => {
       const s = watching('5', { sawEvent: true, attempt: 0 });
-      for (const input of [{ kind: 'listed', resourceVersion: '99' }, { kind: 'listFailed', error: boom }, { kind: 'timerFired' }] as const) {
+      for (const input of [
+        { kind: 'listed', resourceVersion: '99' },
+        { kind: 'listFailed', error: boom },
+        { kind: 'timerFired' },
+      ] as const) {
         expect(step(s, input)).toEqual({ state: s, effects: [] });
       }
     });

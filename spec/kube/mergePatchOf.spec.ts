@@ -5,14 +5,14 @@ import { seededRandom } from '../../src/testing/index.js';
 /** RFC 7386 MergePatch(target, patch), as an API server applies it. */
 function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const out: Record<string, unknown> =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = applyMergePatch(out[k], v);
   }
   return out;
 }
-
 
 /** Random JSON without nulls (a merge patch cannot set a field to null). */
 function randomJson(rand: () => number, depth: number): unknown {
@@ -45,7 +45,9 @@ describe('mergePatchOf', () => {
   });
 
   it('should replace arrays and scalars whole', () => {
-    expect(mergePatchOf({ c: [{ t: 'A', s: 'F' }, { t: 'B' }] }, { c: [{ t: 'A', s: 'T' }, { t: 'B' }] })).toEqual({ c: [{ t: 'A', s: 'T' }, { t: 'B' }] });
+    expect(mergePatchOf({ c: [{ t: 'A', s: 'F' }, { t: 'B' }] }, { c: [{ t: 'A', s: 'T' }, { t: 'B' }] })).toEqual({
+      c: [{ t: 'A', s: 'T' }, { t: 'B' }],
+    });
     expect(mergePatchOf({ a: { x: 1 } }, { a: 'flat' })).toEqual({ a: 'flat' });
     expect(mergePatchOf({ a: 'flat' }, { a: { x: 1 } })).toEqual({ a: { x: 1 } });
   });

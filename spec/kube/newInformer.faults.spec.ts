@@ -1,6 +1,13 @@
 // newInformer under faults: every scenario rebuilds the state from the events it receives and compares it with the server's.
 import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
-import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubernetesObject,
+  type V1ConfigMap,
+} from '@kubernetes/client-node';
 import { setLogger } from '../../src/index.js';
 import { newInformer, informerStats } from '../../src/kube/index.js';
 import type { ExpiredWatchMode } from '../../src/apiserver/index.js';
@@ -20,12 +27,16 @@ import {
 } from '../helpers/kube.js';
 import { seededRandom } from '../../src/testing/index.js';
 
-const cm = (name: string, data: Record<string, string> = {}): V1ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
+const cm = (name: string, data: Record<string, string> = {}): V1ConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default' },
+  data,
+});
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const FAST = { initialMs: 10, maxMs: 100 };
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const nameOf = (o: KubernetesObject | undefined): string => o?.metadata?.name ?? '?';
-
 
 /** Random creates, updates and deletes of ConfigMaps in `default`; `after(i)` runs after write i. */
 async function churn(core: CoreV1Api, writes: number, seed: number, after: (i: number) => void = () => {}): Promise<void> {
@@ -107,7 +118,14 @@ describe('newInformer under faults', () => {
 
       await expectConverged(replica, () => serverVersions(kc, 'v1', 'ConfigMap'), `compaction (${mode})`);
       const events = replica.events().slice(seen);
-      expect(events.map((e) => `${e.type}/${nameOf(e.new ?? e.old)}`).sort()).toEqual(['add/x', 'add/y', 'delete/b', 'delete/c', 'update/d', 'update/e']);
+      expect(events.map((e) => `${e.type}/${nameOf(e.new ?? e.old)}`).sort()).toEqual([
+        'add/x',
+        'add/y',
+        'delete/b',
+        'delete/c',
+        'update/d',
+        'update/e',
+      ]);
       // A delete carries the last object the informer knew; the re-created e is a new object.
       expect(events.find((e) => e.type === 'delete' && nameOf(e.old) === 'b')?.old?.metadata?.resourceVersion).toBeDefined();
       expect(cms.getKey('default/e')?.metadata?.uid).not.toBe(uidOfE);
@@ -158,7 +176,10 @@ describe('newInformer under faults', () => {
     server.failNext(4, 503, { match: isWatch('/configmaps') });
     server.dropWatches();
     await churn(core, 30, 2);
-    await until(() => replica.errors.length === 7, () => `4 watch errors, got ${replica.errors.length - 3}`);
+    await until(
+      () => replica.errors.length === 7,
+      () => `4 watch errors, got ${replica.errors.length - 3}`,
+    );
     for (const e of replica.errors.slice(3)) {
       expect(e.message).toMatch(/watch of \/api\/v1\/configmaps failed; retrying/);
       expect((e.error as { statusCode?: number }).statusCode).toBe(503);
@@ -178,12 +199,18 @@ describe('newInformer under faults', () => {
         failed++;
       }
     });
-    await until(() => replica.errors.length === failed, () => `${failed} watch errors, got ${replica.errors.length}`);
+    await until(
+      () => replica.errors.length === failed,
+      () => `${failed} watch errors, got ${replica.errors.length}`,
+    );
     expect(failed).toBeGreaterThanOrEqual(3);
     for (const e of replica.errors) {
       expect(e.message).toMatch(/watch of \/api\/v1\/configmaps failed; retrying/);
       const failure = e.error as { statusCode?: number; reason?: string };
-      expect([[500, 'InternalError'], [503, 'ServiceUnavailable']]).toContainEqual([failure.statusCode, failure.reason]);
+      expect([
+        [500, 'InternalError'],
+        [503, 'ServiceUnavailable'],
+      ]).toContainEqual([failure.statusCode, failure.reason]);
       expect(String((e.error as Error).message)).toMatch(/watch error: injected watch failure: 50[03]/);
     }
     await expectConverged(replica, () => serverVersions(kc, 'v1', 'ConfigMap'), 'in-stream watch errors');
@@ -225,7 +252,10 @@ describe('newInformer under faults', () => {
     expect(informerStats(cms)!.lists).toBeGreaterThanOrEqual(10);
 
     const server = await h.server({ port });
-    await server.kubeConfig().makeApiClient(CoreV1Api).createNamespacedConfigMap({ namespace: 'default', body: cm('late') });
+    await server
+      .kubeConfig()
+      .makeApiClient(CoreV1Api)
+      .createNamespacedConfigMap({ namespace: 'default', body: cm('late') });
     expect(await cms.waitUntilSynced()).toBe(true);
     await expectConverged(replica, () => serverVersions(kc, 'v1', 'ConfigMap'), 'server came up');
     expect(Object.keys(replica.versions())).toEqual(['default/late']);

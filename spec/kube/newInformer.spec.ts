@@ -12,17 +12,7 @@ import {
 import { setLogger } from '../../src/index.js';
 import { newInformer, informerStats } from '../../src/kube/index.js';
 import { trackEvents } from '../../src/testing/tracker.js';
-import {
-  Harness,
-  Replica,
-  expectConverged,
-  installCrd,
-  isList,
-  requestsTo,
-  serverVersions,
-  until,
-  versions,
-} from '../helpers/kube.js';
+import { Harness, Replica, expectConverged, installCrd, isList, requestsTo, serverVersions, until, versions } from '../helpers/kube.js';
 
 const cm = (name: string, data: Record<string, string> = {}, labels?: Record<string, string>, namespace = 'default'): V1ConfigMap => ({
   apiVersion: 'v1',
@@ -117,9 +107,15 @@ describe('newInformer', () => {
         plural: 'widgets',
         body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } },
       });
-      const widgets = newInformer<KubernetesObject & { spec: { size: number } }>(kc, { apiVersion: 'example.com/v1', kind: 'Widget' }, { stop: h.stop() });
+      const widgets = newInformer<KubernetesObject & { spec: { size: number } }>(
+        kc,
+        { apiVersion: 'example.com/v1', kind: 'Widget' },
+        { stop: h.stop() },
+      );
       expect(await widgets.waitUntilSynced()).toBe(true);
-      expect(widgets.list().map((w) => [w.metadata?.name, w.spec.size, w.kind, w.apiVersion])).toEqual([['w1', 3, 'Widget', 'example.com/v1']]);
+      expect(widgets.list().map((w) => [w.metadata?.name, w.spec.size, w.kind, w.apiVersion])).toEqual([
+        ['w1', 3, 'Widget', 'example.com/v1'],
+      ]);
       expect(widgets.getKey('default/w1')).toBeDefined();
     });
 
@@ -166,10 +162,16 @@ describe('newInformer', () => {
       const t = trackEvents(web);
       expect(await web.waitUntilSynced()).toBe(true);
       t.expectOrdered('add/default/web1');
-      await core.patchNamespacedConfigMap({ name: 'web1', namespace: 'default', body: { metadata: { labels: { app: 'db' } } } }, mergePatch);
+      await core.patchNamespacedConfigMap(
+        { name: 'web1', namespace: 'default', body: { metadata: { labels: { app: 'db' } } } },
+        mergePatch,
+      );
       await until(() => web.list().length === 0, 'relabelled out');
       t.expectOrdered('delete/default/web1');
-      await core.patchNamespacedConfigMap({ name: 'db1', namespace: 'default', body: { metadata: { labels: { app: 'web' } } } }, mergePatch);
+      await core.patchNamespacedConfigMap(
+        { name: 'db1', namespace: 'default', body: { metadata: { labels: { app: 'web' } } } },
+        mergePatch,
+      );
       await until(() => web.getKey('default/db1') !== undefined, 'relabelled in');
       t.expectOrdered('add/default/db1');
       // A change to an object that matches neither before nor after is never seen.
@@ -184,8 +186,14 @@ describe('newInformer', () => {
       const server = await h.server();
       const kc = server.kubeConfig();
       const core = kc.makeApiClient(CoreV1Api);
-      const pod = (name: string): V1Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'i' }] } });
-      const phase = (name: string, p: string) => core.patchNamespacedPodStatus({ name, namespace: 'default', body: { status: { phase: p } } }, mergePatch);
+      const pod = (name: string): V1Pod => ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name },
+        spec: { containers: [{ name: 'c', image: 'i' }] },
+      });
+      const phase = (name: string, p: string) =>
+        core.patchNamespacedPodStatus({ name, namespace: 'default', body: { status: { phase: p } } }, mergePatch);
       await core.createNamespacedPod({ namespace: 'default', body: pod('p1') });
       await core.createNamespacedPod({ namespace: 'default', body: pod('p2') });
       await phase('p1', 'Running');
@@ -253,7 +261,14 @@ describe('newInformer', () => {
       server.compact();
       expect(await cms.waitUntilSynced()).toBe(true);
       expect(replica.batches).toHaveLength(1);
-      expect(Object.keys(replica.versions()).sort()).toEqual(['default/p1', 'default/p2', 'default/p3', 'default/p4', 'default/p5', 'default/p9']);
+      expect(Object.keys(replica.versions()).sort()).toEqual([
+        'default/p1',
+        'default/p2',
+        'default/p3',
+        'default/p4',
+        'default/p5',
+        'default/p9',
+      ]);
       expect(replica.errors).toEqual([]);
       // The LIST started over (a first page twice) inside one list attempt.
       const firstPages = server.requests.filter((r) => isList('/configmaps')(r.method, r.path) && !r.path.includes('continue='));

@@ -55,7 +55,9 @@ describe('collectionPath', () => {
   });
 
   it('should ignore selectors (they are query parameters) and an empty namespace', () => {
-    expect(collectionPath({ apiVersion: 'v1', kind: 'Pod', namespace: '', labelSelector: 'a=b', fieldSelector: 'metadata.name=x' })).toBe('/api/v1/pods');
+    expect(collectionPath({ apiVersion: 'v1', kind: 'Pod', namespace: '', labelSelector: 'a=b', fieldSelector: 'metadata.name=x' })).toBe(
+      '/api/v1/pods',
+    );
   });
 
   it('should encode a namespace that needs it', () => {

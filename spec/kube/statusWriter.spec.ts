@@ -39,7 +39,10 @@ function virtualTimers(): { scheduler: SchedulerLike; advance(ms: number): void;
     advance(ms: number) {
       const target = now + ms;
       for (;;) {
-        const due = queue.filter((i) => !i.closed && i.at <= target).sort((a, b) => a.at - b.at).at(0);
+        const due = queue
+          .filter((i) => !i.closed && i.at <= target)
+          .sort((a, b) => a.at - b.at)
+          .at(0);
         if (due === undefined) break;
         due.closed = true;
         now = due.at;
@@ -85,7 +88,10 @@ describe('newStatusWriter', () => {
   }
 
   function resize(api: CustomObjectsApi, name: string, size: number): Promise<unknown> {
-    return api.patchNamespacedCustomObject({ group: GROUP, version: 'v1', namespace: 'default', plural: 'gadgets', name, body: { spec: { size } } }, mergePatch);
+    return api.patchNamespacedCustomObject(
+      { group: GROUP, version: 'v1', namespace: 'default', plural: 'gadgets', name, body: { spec: { size } } },
+      mergePatch,
+    );
   }
 
   async function read(api: CustomObjectsApi, name: string): Promise<Gadget> {
@@ -96,7 +102,10 @@ describe('newStatusWriter', () => {
   function statusesOf(kc: KubeConfig) {
     const stop = h.stop();
     const gadgets = newInformer<Gadget>(kc, { apiVersion: API_VERSION, kind: 'Gadget' }, { stop });
-    const [statuses] = newStatusCollection<Gadget, GadgetStatus, never>(gadgets, (_ctx, g) => ({ status: desired(g) }), { name: 'Gadgets', stop });
+    const [statuses] = newStatusCollection<Gadget, GadgetStatus, never>(gadgets, (_ctx, g) => ({ status: desired(g) }), {
+      name: 'Gadgets',
+      stop,
+    });
     return { gadgets, statuses };
   }
 
@@ -108,7 +117,8 @@ describe('newStatusWriter', () => {
     return { gadgets, statuses, writer };
   }
 
-  const patches = (server: ApiServer, name?: string): string[] => requestsTo(server, 'PATCH', name === undefined ? '/status' : `/gadgets/${name}/status`);
+  const patches = (server: ApiServer, name?: string): string[] =>
+    requestsTo(server, 'PATCH', name === undefined ? '/status' : `/gadgets/${name}/status`);
 
   it('should write only statuses that differ from what the object carries', async () => {
     const { server, kc, api } = await setup({ g1: 3 });
@@ -121,7 +131,10 @@ describe('newStatusWriter', () => {
     const patchesBefore = patches(server).length;
     const { writer } = pipeline(kc);
     // g2 skipped at once; g1 written, then skipped when its new status comes back through the informer.
-    await until(() => writer.stats.writes === 1 && writer.stats.skipped >= 2, () => JSON.stringify(writer.stats));
+    await until(
+      () => writer.stats.writes === 1 && writer.stats.skipped >= 2,
+      () => JSON.stringify(writer.stats),
+    );
     await writer.idle();
     expect(patches(server).length - patchesBefore).toBe(1);
     expect(patches(server, 'g1')).toHaveLength(1);
@@ -131,7 +144,10 @@ describe('newStatusWriter', () => {
     // A spec change is written once; an unrelated metadata change writes nothing.
     await resize(api, 'g2', 0);
     await until(() => writer.stats.writes === 2, 'g2 rewritten');
-    await api.patchNamespacedCustomObject({ group: GROUP, version: 'v1', namespace: 'default', plural: 'gadgets', name: 'g1', body: { metadata: { labels: { x: 'y' } } } }, mergePatch);
+    await api.patchNamespacedCustomObject(
+      { group: GROUP, version: 'v1', namespace: 'default', plural: 'gadgets', name: 'g1', body: { metadata: { labels: { x: 'y' } } } },
+      mergePatch,
+    );
     const skipped = writer.stats.skipped;
     await until(() => writer.stats.skipped > skipped, 'the relabel to be seen and skipped');
     await writer.idle();
@@ -192,7 +208,10 @@ describe('newStatusWriter', () => {
     server.failNext(3, 409, { match: isStatusPatch });
     const timers = recordingScheduler(1);
     const { writer } = pipeline(kc, { timerScheduler: timers.scheduler });
-    await until(() => writer.stats.writes === 1, () => JSON.stringify(writer.stats));
+    await until(
+      () => writer.stats.writes === 1,
+      () => JSON.stringify(writer.stats),
+    );
     await writer.idle();
     expect(writer.stats).toMatchObject({ writes: 1, conflicts: 3, retries: 3, failures: 0 });
     expect(timers.delays).toEqual([100, 200, 400]);
@@ -206,7 +225,10 @@ describe('newStatusWriter', () => {
     server.failNext(10, 500, { match: (m, p) => isStatusPatch(m, p) && p.includes('/g2/') });
     const timers = recordingScheduler(1);
     const { writer } = pipeline(kc, { timerScheduler: timers.scheduler, maxAttempts: 4 });
-    await until(() => writer.stats.writes === 1 && writer.stats.failures === 1, () => JSON.stringify(writer.stats));
+    await until(
+      () => writer.stats.writes === 1 && writer.stats.failures === 1,
+      () => JSON.stringify(writer.stats),
+    );
     await writer.idle();
     expect((await read(api, 'g1')).status).toEqual({ size: 1, ready: true });
     expect((await read(api, 'g2')).status).toBeUndefined();
@@ -248,12 +270,22 @@ describe('newStatusWriter', () => {
   it('should count a 404 as notFound, without retrying, when its view of the object is stale', async () => {
     const { server, kc } = await setup({});
     // The status collection still holds a gadget the server no longer has.
-    const ghosts = newStaticCollection<Gadget>([{ apiVersion: API_VERSION, kind: 'Gadget', metadata: { name: 'ghost', namespace: 'default', resourceVersion: '1' }, spec: { size: 1 } }]);
+    const ghosts = newStaticCollection<Gadget>([
+      {
+        apiVersion: API_VERSION,
+        kind: 'Gadget',
+        metadata: { name: 'ghost', namespace: 'default', resourceVersion: '1' },
+        spec: { size: 1 },
+      },
+    ]);
     const [statuses] = newStatusCollection<Gadget, GadgetStatus, never>(ghosts, (_ctx, g) => ({ status: desired(g) }));
     for (const strategy of ['merge', 'apply'] as const) {
       const writer = newStatusWriter(kc, statuses, { strategy, fieldManager: 'x' });
       writers.push(writer);
-      await until(() => writer.stats.notFound === 1, () => JSON.stringify(writer.stats));
+      await until(
+        () => writer.stats.notFound === 1,
+        () => JSON.stringify(writer.stats),
+      );
       await writer.idle();
       expect(writer.stats).toMatchObject({ writes: 0, retries: 0, failures: 0, notFound: 1 });
       writer.stop();
@@ -283,12 +315,15 @@ describe('newStatusWriter', () => {
     expect(patches(server)).toHaveLength(8);
   });
 
-  it('should start no more than qps patches per second (on its timer scheduler\'s clock)', async () => {
+  it("should start no more than qps patches per second (on its timer scheduler's clock)", async () => {
     const { server, kc } = await setup({ g1: 1, g2: 2, g3: 3, g4: 4, g5: 5 });
     const clock = virtualTimers();
     const { writer } = pipeline(kc, { qps: 2, concurrency: 10, timerScheduler: clock.scheduler });
     // A full bucket: a burst of two, then one token every 500 ms.
-    await until(() => writer.stats.writes === 2 && writer.stats.queued === 3, () => JSON.stringify(writer.stats));
+    await until(
+      () => writer.stats.writes === 2 && writer.stats.queued === 3,
+      () => JSON.stringify(writer.stats),
+    );
     await pause(50);
     expect(patches(server)).toHaveLength(2);
     clock.advance(499);
@@ -308,7 +343,14 @@ describe('newStatusWriter', () => {
     for (let i = 0; i < 6; i++) {
       await create(api, `g${i}`, i + 1);
       await api.patchNamespacedCustomObjectStatus(
-        { group: GROUP, version: 'v1', namespace: 'default', plural: 'gadgets', name: `g${i}`, body: { status: { size: i + 1, ready: true } } },
+        {
+          group: GROUP,
+          version: 'v1',
+          namespace: 'default',
+          plural: 'gadgets',
+          name: `g${i}`,
+          body: { status: { size: i + 1, ready: true } },
+        },
         mergePatch,
       );
     }
@@ -318,7 +360,10 @@ describe('newStatusWriter', () => {
     const clock = virtualTimers();
     const { statuses, writer } = pipeline(kc, { qps: 1, timerScheduler: clock.scheduler });
     await statuses.waitUntilSynced();
-    await until(() => writer.stats.writes === 1 && writer.stats.skipped >= 7, () => JSON.stringify(writer.stats));
+    await until(
+      () => writer.stats.writes === 1 && writer.stats.skipped >= 7,
+      () => JSON.stringify(writer.stats),
+    );
     await writer.idle();
     expect(patches(server).slice(before)).toEqual([expect.stringContaining('/gadgets/needs/status')]);
   });
@@ -328,15 +373,25 @@ describe('newStatusWriter', () => {
     // One token, then one per second on a clock that moves only when told: g2 and g3 wait in the queue.
     const clock = virtualTimers();
     const { gadgets, writer } = pipeline(kc, { qps: 1, concurrency: 10, timerScheduler: clock.scheduler });
-    await until(() => writer.stats.writes === 1 && writer.stats.queued === 2, () => JSON.stringify(writer.stats));
+    await until(
+      () => writer.stats.writes === 1 && writer.stats.queued === 2,
+      () => JSON.stringify(writer.stats),
+    );
     await api.deleteNamespacedCustomObject({ group: GROUP, version: 'v1', namespace: 'default', plural: 'gadgets', name: 'g2' });
     await until(() => gadgets.getKey('default/g2') === undefined, 'the informer to see the delete');
     // The next token goes to g3: g2 is settled on the way, for nothing.
     clock.advance(1000);
-    await until(() => writer.stats.writes === 2, () => JSON.stringify(writer.stats));
+    await until(
+      () => writer.stats.writes === 2,
+      () => JSON.stringify(writer.stats),
+    );
     await writer.idle();
     expect(patches(server, 'g2')).toEqual([]);
-    expect(patches(server).map((p) => p.match(/gadgets\/(g\d)/)![1]).sort()).toEqual(['g1', 'g3']);
+    expect(
+      patches(server)
+        .map((p) => p.match(/gadgets\/(g\d)/)![1])
+        .sort(),
+    ).toEqual(['g1', 'g3']);
     expect(writer.stats).toMatchObject({ queued: 0, inFlight: 0, notFound: 0 });
   });
 
@@ -389,7 +444,9 @@ describe('newStatusWriter', () => {
   });
 
   it('should refuse options under which it could never write', () => {
-    const [statuses] = newStatusCollection<Gadget, GadgetStatus, never>(newStaticCollection<Gadget>([]), (_ctx, g) => ({ status: desired(g) }));
+    const [statuses] = newStatusCollection<Gadget, GadgetStatus, never>(newStaticCollection<Gadget>([]), (_ctx, g) => ({
+      status: desired(g),
+    }));
     const kc = {} as KubeConfig;
     expect(() => newStatusWriter(kc, statuses, { concurrency: 0 })).toThrow(UsageError);
     expect(() => newStatusWriter(kc, statuses, { concurrency: 1.5 })).toThrow(/concurrency must be a positive integer/);

@@ -51,7 +51,9 @@ function sorted(s: ScratchResult): ScratchResult {
 }
 
 /** The server's state, listed through client-node. */
-async function serverState(kc: KubeConfig): Promise<{ namespaces: V1Namespace[]; pods: V1Pod[]; services: V1Service[]; policies: AccessPolicy[] }> {
+async function serverState(
+  kc: KubeConfig,
+): Promise<{ namespaces: V1Namespace[]; pods: V1Pod[]; services: V1Service[]; policies: AccessPolicy[] }> {
   const c = clientsFor(kc);
   const [ns, pods, svcs, pols] = await Promise.all([
     c.core.listNamespace(),
@@ -131,7 +133,9 @@ describe('workload registry over informers', () => {
         state = await serverState(kc);
         expected = sorted(registryFromScratch(state.namespaces, state.pods, state.services, state.policies));
         // Every policy on the server carries the status computed from scratch.
-        const wrong = state.policies.find((p) => JSON.stringify(p.status) !== JSON.stringify(expected.policyStatus.find((s) => s.key === keyOf(p))?.status));
+        const wrong = state.policies.find(
+          (p) => JSON.stringify(p.status) !== JSON.stringify(expected.policyStatus.find((s) => s.key === keyOf(p))?.status),
+        );
         why = wrong ? `${keyOf(wrong)} carries ${JSON.stringify(wrong.status)}; writer ${JSON.stringify(writer.stats)}` : '';
         return wrong === undefined;
       },

@@ -16,7 +16,10 @@ import {
   type CollectionOptions,
 } from '../../src/index.js';
 
-interface Named { metadata: { name: string; namespace: string }; v?: number }
+interface Named {
+  metadata: { name: string; namespace: string };
+  v?: number;
+}
 const named = (name: string, v?: number): Named => ({ metadata: { name, namespace: 'ns' }, ...(v !== undefined ? { v } : {}) });
 
 describe('DebugHandler', () => {
@@ -26,7 +29,8 @@ describe('DebugHandler', () => {
     const cms = newStaticCollection<Named>([named('cfg')], { name: 'ConfigMaps', debugger: debug });
     const derived = newCollection(
       pods,
-      (ctx, p) => ((p.v ?? 0) > 1 ? { metadata: p.metadata, cfg: fetch(ctx, cms, filterKey('ns/cfg')).length } : (fetch(ctx, cms), undefined)),
+      (ctx, p) =>
+        (p.v ?? 0) > 1 ? { metadata: p.metadata, cfg: fetch(ctx, cms, filterKey('ns/cfg')).length } : (fetch(ctx, cms), undefined),
       { name: 'Derived', debugger: debug },
     );
     const dump = debug.dump();
@@ -115,8 +119,13 @@ describe('DebugHandler', () => {
     const debug = new DebugHandler();
     const ac = new AbortController();
     buildAll({ debugger: debug, stop: ac.signal }, false);
-    const names = debug.dump().filter((d) => !d.state.synced).map((d) => d.name);
-    expect(names).toEqual(expect.arrayContaining(['pods', 'collection', 'many', 'singleton', 'manyFromNothing', 'map', 'index', 'mergeJoin']));
+    const names = debug
+      .dump()
+      .filter((d) => !d.state.synced)
+      .map((d) => d.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['pods', 'collection', 'many', 'singleton', 'manyFromNothing', 'map', 'index', 'mergeJoin']),
+    );
     ac.abort();
     expect(debug.dump()).toEqual([]);
   });

@@ -11,8 +11,26 @@ describe('collectionStats', () => {
 
   it('should count what a source and a derived collection have done, read at the moment of the call', () => {
     const src = newStaticCollection<string>(['a'], { name: 'Src' });
-    const upper = newCollection(src, (_ctx, s) => (s === 'bad' ? (() => { throw new Error('no'); })() : s.toUpperCase()), { name: 'Upper' });
-    expect(collectionStats(upper)).toEqual({ name: 'Upper', uid: upper.uid, size: 1, batches: 0, events: 0, recomputations: 1, errors: 0, synced: true });
+    const upper = newCollection(
+      src,
+      (_ctx, s) =>
+        s === 'bad'
+          ? (() => {
+              throw new Error('no');
+            })()
+          : s.toUpperCase(),
+      { name: 'Upper' },
+    );
+    expect(collectionStats(upper)).toEqual({
+      name: 'Upper',
+      uid: upper.uid,
+      size: 1,
+      batches: 0,
+      events: 0,
+      recomputations: 1,
+      errors: 0,
+      synced: true,
+    });
     src.updateObject('b');
     batch(() => {
       src.updateObject('c');

@@ -12,7 +12,10 @@ import {
   update,
 } from '../../src/testing/index.js';
 
-interface Pod { metadata: { name: string; namespace: string }; ip?: string }
+interface Pod {
+  metadata: { name: string; namespace: string };
+  ip?: string;
+}
 const pod = (name: string, ip?: string): Pod => ({ metadata: { name, namespace: 'ns' }, ...(ip ? { ip } : {}) });
 
 /** Runs `body` under a fresh marble scheduler and returns what it threw (undefined when it passed). */
@@ -160,14 +163,22 @@ describe('createMarbleScheduler', () => {
     expect(ok).toBeUndefined();
     for (const [actual, expected] of [
       [{ a: 1 }, { a: 2 }],
-      [[1, 2], [1, 2, 3]],
+      [
+        [1, 2],
+        [1, 2, 3],
+      ],
       [new Map([['k', 1]]), new Map([['k', 2]])],
       [new Set([1]), new Set([2])],
       [new Date(1), new Date(2)],
       [{ a: 1 }, [1]],
-      [{ equals: () => true, v: 1 }, { equals: () => true, v: 2 }],
+      [
+        { equals: () => true, v: 1 },
+        { equals: () => true, v: 2 },
+      ],
     ] as const) {
-      expect(failureOf(({ expectObservable }) => expectObservable(of(actual)).toBe('(a|)', { a: expected }))).toBeInstanceOf(MarbleMismatchError);
+      expect(failureOf(({ expectObservable }) => expectObservable(of(actual)).toBe('(a|)', { a: expected }))).toBeInstanceOf(
+        MarbleMismatchError,
+      );
     }
   });
 

@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 const root = (p: string): string => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 const guide = readFileSync(root('docs/testing.md'), 'utf8');
 
-interface Sample { source: string; code: string; line: number }
+interface Sample {
+  source: string;
+  code: string;
+  line: number;
+}
 
 function samples(): Sample[] {
   const out: Sample[] = [];
@@ -37,14 +41,18 @@ describe('docs/testing.md', () => {
 
   it('should have code samples, each naming the spec it comes from', () => {
     expect(all.length).toBeGreaterThanOrEqual(10);
-    for (const s of all) expect({ line: s.line, source: s.source }).toEqual({ line: s.line, source: expect.stringMatching(/^spec\/.+\.ts$/) });
+    for (const s of all)
+      expect({ line: s.line, source: s.source }).toEqual({ line: s.line, source: expect.stringMatching(/^spec\/.+\.ts$/) });
   });
 
   it('should show only code copied verbatim from the named spec', () => {
     const drifted: string[] = [];
     for (const s of all) {
       const source = trimmed(readFileSync(root(s.source), 'utf8'));
-      const fragments = s.code.split(/\n\s*\n/).map((f) => trimmed(f).filter((l) => l !== '')).filter((f) => f.length > 0);
+      const fragments = s.code
+        .split(/\n\s*\n/)
+        .map((f) => trimmed(f).filter((l) => l !== ''))
+        .filter((f) => f.length > 0);
       for (const f of fragments) if (!containsConsecutively(source, f)) drifted.push(`docs/testing.md:${s.line} (${s.source}): ${f[0]}`);
     }
     expect(drifted).toEqual([]);

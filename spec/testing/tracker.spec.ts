@@ -2,7 +2,10 @@ import { describe, it, expect } from '@jest/globals';
 import { batch, newStaticCollection, newStatic } from '../../src/index.js';
 import { add, del, EventTracker, trackEvents, TrackerMismatchError, update } from '../../src/testing/index.js';
 
-interface Pod { metadata: { name: string; namespace: string }; ip?: string }
+interface Pod {
+  metadata: { name: string; namespace: string };
+  ip?: string;
+}
 const pod = (name: string, ip?: string): Pod => ({ metadata: { name, namespace: 'ns' }, ...(ip ? { ip } : {}) });
 
 describe('EventTracker', () => {

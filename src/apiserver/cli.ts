@@ -36,9 +36,10 @@ Runs rxkrt's in-memory Kubernetes API server on 127.0.0.1 until SIGINT or SIGTER
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   const args: CliArgs = { port: 0, help: false };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.startsWith('--') && argv[i]!.includes('=')
-      ? [argv[i]!.slice(0, argv[i]!.indexOf('=')), argv[i]!.slice(argv[i]!.indexOf('=') + 1)]
-      : [argv[i]!, undefined];
+    const [flag, inline] =
+      argv[i]!.startsWith('--') && argv[i]!.includes('=')
+        ? [argv[i]!.slice(0, argv[i]!.indexOf('=')), argv[i]!.slice(argv[i]!.indexOf('=') + 1)]
+        : [argv[i]!, undefined];
     const value = (): string => {
       const v = inline ?? argv.at(++i);
       if (v === undefined || v === '') throw new Error(`${flag} needs a value`);

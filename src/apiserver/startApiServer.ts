@@ -102,24 +102,36 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const sleeping = new Map<TimerHandle, () => void>();
   let closed = false;
   const ctx: ServerContext = {
-    state, hub, faults,
+    state,
+    hub,
+    faults,
     log: [],
     logLimit: opts.requestLogLimit ?? 1_000,
     serverAddress: '',
-    sleep: (ms) => new Promise<void>((resolve) => {
-      const timer = clock.setTimeout(() => { sleeping.delete(timer); resolve(); }, ms);
-      sleeping.set(timer, resolve);
-    }),
+    sleep: (ms) =>
+      new Promise<void>((resolve) => {
+        const timer = clock.setTimeout(() => {
+          sleeping.delete(timer);
+          resolve();
+        }, ms);
+        sleeping.set(timer, resolve);
+      }),
   };
 
   const server = createServer((req, res) => {
     // After close, a delayed request wakes up to a destroyed socket: sendJson skips it.
-    if (closed) { res.destroy(); return; }
+    if (closed) {
+      res.destroy();
+      return;
+    }
     void handleRequest(ctx, req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => { server.off('error', reject); resolve(); });
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const { port } = server.address() as AddressInfo;
   ctx.serverAddress = `127.0.0.1:${port}`;
@@ -135,7 +147,10 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         closed = true;
         hub.close();
         faults.clear();
-        for (const [timer, wake] of sleeping) { timer.cancel(); wake(); }
+        for (const [timer, wake] of sleeping) {
+          timer.cancel();
+          wake();
+        }
         sleeping.clear();
         server.close(() => resolve());
         server.closeAllConnections();

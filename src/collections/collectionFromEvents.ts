@@ -26,17 +26,19 @@ class EventsSource<T> extends SourceNode<T> {
     this.scheduler = opts?.scheduler ?? asapScheduler;
     this.start(opts);
     // Already stopped: never subscribe, so a cold source (a watch, a request) is not even started.
-    this.subscription = this.disposed ? Subscription.EMPTY : events$.subscribe({
-      next: (v) => this.enqueue(v),
-      error: (e: unknown) => {
-        // The graph stays up with the last state; the error is a value on errors$.
-        this.reportError(new TransformError(this.name, undefined, e, 'source Observable errored'));
-      },
-      complete: () => {
-        this.syncPending = true;
-        this.scheduleFlush();
-      },
-    });
+    this.subscription = this.disposed
+      ? Subscription.EMPTY
+      : events$.subscribe({
+          next: (v) => this.enqueue(v),
+          error: (e: unknown) => {
+            // The graph stays up with the last state; the error is a value on errors$.
+            this.reportError(new TransformError(this.name, undefined, e, 'source Observable errored'));
+          },
+          complete: () => {
+            this.syncPending = true;
+            this.scheduleFlush();
+          },
+        });
     if (this.disposed) this.subscription.unsubscribe();
   }
 

@@ -32,7 +32,8 @@ class MapNode<T, U> extends KeyedView<U> {
     try {
       next = this.fn(input);
       const k = this.keyOf(next);
-      if (k !== key) throw new KeyError(this.name, next, `mapCollection must keep the key: ${JSON.stringify(key)} became ${JSON.stringify(k)}`);
+      if (k !== key)
+        throw new KeyError(this.name, next, `mapCollection must keep the key: ${JSON.stringify(key)} became ${JSON.stringify(k)}`);
     } catch (e) {
       this.reportError(new TransformError(this.name, key, e));
       return KEEP;

@@ -42,7 +42,8 @@ class IndexImpl<O> implements Index<O> {
  * @example const byIP = newIndex(pods, 'ip', (p) => (p.status?.podIP ? [p.status.podIP] : []));
  */
 export function newIndex<O>(c: Collection<O>, name: string, extract: (o: O) => readonly string[]): Index<O> {
-  if (typeof extract !== 'function') throw new UsageError(`newIndex ${JSON.stringify(name)} on ${JSON.stringify(c.name)} needs an extract function`);
+  if (typeof extract !== 'function')
+    throw new UsageError(`newIndex ${JSON.stringify(name)} on ${JSON.stringify(c.name)} needs an extract function`);
   const handle = internal(c).indexFor(name, extract);
   return new IndexImpl<O>(handle as IndexHandle<unknown>, c);
 }

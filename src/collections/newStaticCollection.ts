@@ -81,9 +81,6 @@ class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<
  * const pods = newStaticCollection<Pod>([], { name: 'Pods' });
  * pods.updateObject(pod);
  */
-export function newStaticCollection<T>(
-  initial: readonly T[] = [],
-  opts?: CollectionOptions & { synced?: boolean },
-): StaticCollection<T> {
+export function newStaticCollection<T>(initial: readonly T[] = [], opts?: CollectionOptions & { synced?: boolean }): StaticCollection<T> {
   return new StaticCollectionNode<T>(initial, opts);
 }

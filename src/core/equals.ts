@@ -87,7 +87,8 @@ function plainEqual(ra: Record<string, unknown>, rb: Record<string, unknown>, pr
     if (x === y) continue;
     if (typeof x === 'object' && typeof y === 'object' && x !== null && y !== null) {
       // A list that changed usually changed its length: known without walking anything.
-      if (Array.isArray(x) && Array.isArray(y) && x.length !== y.length && typeof (x as Partial<Equaler>).equals !== 'function') return release(base, false);
+      if (Array.isArray(x) && Array.isArray(y) && x.length !== y.length && typeof (x as Partial<Equaler>).equals !== 'function')
+        return release(base, false);
       if (nested === 0) {
         x1 = x;
         y1 = y;
@@ -164,7 +165,8 @@ function objectsEqual(a: object, b: object): boolean {
   // pair. It only picks the path: the prototypes themselves are compared
   // once everything else matched (see `plainEqual`), so an object whose prototype merely inherits
   // `constructor` from Object.prototype gets the same answer as before.
-  if ((a as { constructor?: unknown }).constructor === Object) return plainEqual(a as Record<string, unknown>, b as Record<string, unknown>, PROTOTYPE_OF_A);
+  if ((a as { constructor?: unknown }).constructor === Object)
+    return plainEqual(a as Record<string, unknown>, b as Record<string, unknown>, PROTOTYPE_OF_A);
   const pa = Object.getPrototypeOf(a);
   if (pa === Object.prototype || pa === null) return plainEqual(a as Record<string, unknown>, b as Record<string, unknown>, pa);
   if (Array.isArray(b)) return false;

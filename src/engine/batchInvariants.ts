@@ -28,7 +28,8 @@ export function batchInconsistency<T>(
         return `collection ${name} emitted an event for ${JSON.stringify(keyOf(o))} under key ${JSON.stringify(key)}`;
       }
     }
-    const ok = e.type === 'add' ? e.new !== undefined : e.type === 'delete' ? e.old !== undefined : e.old !== undefined && e.new !== undefined;
+    const ok =
+      e.type === 'add' ? e.new !== undefined : e.type === 'delete' ? e.old !== undefined : e.old !== undefined && e.new !== undefined;
     if (!ok) return `collection ${name} emitted a malformed ${e.type} event`;
     if (e.type === 'update' && !equalUpdates && eq(e.old!, e.new!)) {
       return `collection ${name} emitted an update between equal values for key ${JSON.stringify(keyOf(e.new))}`;

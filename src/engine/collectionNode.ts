@@ -41,9 +41,7 @@ import type { CandidateList } from './indexes/candidateList.js';
  * (`HandlerSet`), sync (`SyncState`), indexes and the selector lookup (`StateIndexes`), counters, ranks and
  * cycles (`graph.ts`), the strict-mode batch check (`batchInvariants.ts`).
  */
-export abstract class CollectionNode<T>
-  implements InternalCollection<T>, TxNode, Dependent, DebugTarget, HandlerOwner
-{
+export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode, Dependent, DebugTarget, HandlerOwner {
   readonly [COLLECTION_BRAND] = true as const;
   readonly uid = allocateUid();
   readonly name: string;
@@ -239,7 +237,8 @@ export abstract class CollectionNode<T>
     counters.events += events.length;
     const initial = !this.syncState.hasSynced();
     const dependents = this.dependents;
-    for (let i = 0; i < dependents.length; i++) dependents[i]!.receive(this as InternalCollection<unknown>, events as readonly Event<unknown>[], keys);
+    for (let i = 0; i < dependents.length; i++)
+      dependents[i]!.receive(this as InternalCollection<unknown>, events as readonly Event<unknown>[], keys);
     const regs = this.handlers.snapshot();
     if (regs.length > 0) {
       // Handlers share one array: frozen, so that none can change what the next one sees. Dependents and

@@ -80,11 +80,32 @@ function repeatsIndexed(
     case 'selectsNonEmpty':
       return previous.selectsNonEmpty === f.labels && rare === undefined;
     case 'labels':
-      return rare !== undefined && rare.labels === f.labels && rare.selects === undefined && rare.generic === undefined && rare.suppress === undefined && previous.selectsNonEmpty === undefined;
+      return (
+        rare !== undefined &&
+        rare.labels === f.labels &&
+        rare.selects === undefined &&
+        rare.generic === undefined &&
+        rare.suppress === undefined &&
+        previous.selectsNonEmpty === undefined
+      );
     case 'selects':
-      return rare !== undefined && rare.selects === f.labels && rare.labels === undefined && rare.generic === undefined && rare.suppress === undefined && previous.selectsNonEmpty === undefined;
+      return (
+        rare !== undefined &&
+        rare.selects === f.labels &&
+        rare.labels === undefined &&
+        rare.generic === undefined &&
+        rare.suppress === undefined &&
+        previous.selectsNonEmpty === undefined
+      );
     case 'generic':
-      return rare !== undefined && rare.generic === f.predicate && rare.labels === undefined && rare.selects === undefined && rare.suppress === undefined && previous.selectsNonEmpty === undefined;
+      return (
+        rare !== undefined &&
+        rare.generic === f.predicate &&
+        rare.labels === undefined &&
+        rare.selects === undefined &&
+        rare.suppress === undefined &&
+        previous.selectsNonEmpty === undefined
+      );
     default:
       return false;
   }
@@ -169,4 +190,3 @@ function setIndex(d: ParsedFilters, handle: IndexHandle<unknown>, key: string): 
   d.indexHandle = handle;
   d.indexKey = key;
 }
-

@@ -22,7 +22,13 @@ export function fetch<T>(ctx: HandlerContext, c: Collection<T>, ...filters: Fetc
 }
 
 /** @internal `fetch(ctx, c, filterIndex(index, key), ...filters)` without building the filter list (Index.fetch). */
-export function fetchIndexed<T>(ctx: HandlerContext, c: Collection<T>, handle: IndexHandle<unknown>, key: string, filters: readonly FetchFilter[]): T[] {
+export function fetchIndexed<T>(
+  ctx: HandlerContext,
+  c: Collection<T>,
+  handle: IndexHandle<unknown>,
+  key: string,
+  filters: readonly FetchFilter[],
+): T[] {
   const tc = trackingContext(ctx, 'fetch');
   const dep = buildIndexedDependency(internal(c) as never, handle, key, filters, tc.candidate());
   tc.record(dep);
@@ -39,7 +45,10 @@ export function fetchOne<T>(ctx: HandlerContext, c: Collection<T>, ...filters: F
     const ic = internal(c);
     throw new UsageError(
       `fetchOne on collection ${JSON.stringify(c.name)} found ${found.length} objects: ` +
-        found.slice(0, 5).map((o) => JSON.stringify(ic.keyOf(o))).join(', '),
+        found
+          .slice(0, 5)
+          .map((o) => JSON.stringify(ic.keyOf(o)))
+          .join(', '),
     );
   }
   return found[0];
@@ -55,12 +64,7 @@ export function fetchOrList<T>(ctx: HandlerContext | undefined, c: Collection<T>
  * Fetches projections of the matching objects. An update whose projection is `equals` to the old one
  * recomputes nothing (adds and deletes always do). Reading anything outside the projection gives stale data.
  */
-export function partialFetch<T, S>(
-  ctx: HandlerContext,
-  c: Collection<T>,
-  project: (t: T) => S,
-  ...filters: FetchFilter[]
-): S[] {
+export function partialFetch<T, S>(ctx: HandlerContext, c: Collection<T>, project: (t: T) => S, ...filters: FetchFilter[]): S[] {
   const tc = trackingContext(ctx, 'partialFetch');
   if (typeof project !== 'function') throw new UsageError('partialFetch needs a projection function');
   const p = project as (t: unknown) => S;

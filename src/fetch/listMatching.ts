@@ -31,7 +31,8 @@ export function listMatching(dep: Dependency): unknown[] {
   const listed = selectorCandidates;
   if (bySelector !== undefined && listed.length === 0) {
     const withEmpty = dep.selectsNonEmpty === undefined;
-    const named = index !== undefined ? index.selecting(dep.indexKey!, bySelector, withEmpty, listed) : src.selecting(bySelector, withEmpty, listed);
+    const named =
+      index !== undefined ? index.selecting(dep.indexKey!, bySelector, withEmpty, listed) : src.selecting(bySelector, withEmpty, listed);
     if (named) {
       try {
         let first: unknown = undefined;

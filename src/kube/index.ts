@@ -3,6 +3,12 @@ export { newInformer, informerStats, type InformerOptions, type InformerStats } 
 export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';
 export { backoffDelay, type BackoffPolicy } from './backoff.js';
 export { ApiError, requestJson } from './request.js';
-export { step as informerStep, INITIAL_STATE as INFORMER_INITIAL_STATE, type InformerState, type InformerInput, type InformerEffect } from './informerMachine.js';
+export {
+  step as informerStep,
+  INITIAL_STATE as INFORMER_INITIAL_STATE,
+  type InformerState,
+  type InformerInput,
+  type InformerEffect,
+} from './informerMachine.js';
 export { newStatusWriter, type StatusWriter, type StatusWriterOptions, type StatusWriterStats } from './statusWriter.js';
 export { mergePatchOf } from './mergePatchOf.js';

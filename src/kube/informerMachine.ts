@@ -11,7 +11,13 @@ export type InformerState =
    * A WATCH from `resourceVersion` is open or opening. `sawEvent`: it delivered something (an event or a
    * bookmark), which resets `attempt`. `afterList`: it starts from a LIST's resourceVersion.
    */
-  | { readonly kind: 'watching'; readonly resourceVersion: string; readonly attempt: number; readonly sawEvent: boolean; readonly afterList: boolean }
+  | {
+      readonly kind: 'watching';
+      readonly resourceVersion: string;
+      readonly attempt: number;
+      readonly sawEvent: boolean;
+      readonly afterList: boolean;
+    }
   /** Backing off before the next LIST or WATCH. */
   | { readonly kind: 'waiting'; readonly then: 'list' | 'watch'; readonly resourceVersion: string; readonly attempt: number }
   /** Stopped for good. */
@@ -61,14 +67,20 @@ export function step(
         const attempt = state.attempt + 1;
         return {
           state: { kind: 'waiting', then: 'list', resourceVersion: '', attempt },
-          effects: [{ kind: 'report', error: input.error, during: 'list' }, { kind: 'wait', ms: backoffDelay(attempt, policy) }],
+          effects: [
+            { kind: 'report', error: input.error, during: 'list' },
+            { kind: 'wait', ms: backoffDelay(attempt, policy) },
+          ],
         };
       }
       return { state, effects: [] };
     case 'watching':
       switch (input.kind) {
         case 'watchEvent':
-          return { state: { ...state, resourceVersion: input.resourceVersion ?? state.resourceVersion, attempt: 0, sawEvent: true }, effects: [] };
+          return {
+            state: { ...state, resourceVersion: input.resourceVersion ?? state.resourceVersion, attempt: 0, sawEvent: true },
+            effects: [],
+          };
         case 'watchExpired': {
           // History is gone: only a fresh LIST (diffed against the cache) can bring us back in step.
           if (!state.afterList || state.sawEvent) {
@@ -86,7 +98,10 @@ export function step(
           // A watch that delivered something ended normally: resume at once. One that delivered nothing
           // may be a server refusing us quietly: back off so we never spin.
           if (state.sawEvent) {
-            return { state: { ...state, sawEvent: false, afterList: false }, effects: [{ kind: 'watch', resourceVersion: state.resourceVersion }] };
+            return {
+              state: { ...state, sawEvent: false, afterList: false },
+              effects: [{ kind: 'watch', resourceVersion: state.resourceVersion }],
+            };
           }
           const attempt = state.attempt + 1;
           return {
@@ -98,7 +113,11 @@ export function step(
           const attempt = state.attempt + 1;
           return {
             state: { kind: 'waiting', then: 'watch', resourceVersion: state.resourceVersion, attempt },
-            effects: [{ kind: 'closeWatch' }, { kind: 'report', error: input.error, during: 'watch' }, { kind: 'wait', ms: backoffDelay(attempt, policy) }],
+            effects: [
+              { kind: 'closeWatch' },
+              { kind: 'report', error: input.error, during: 'watch' },
+              { kind: 'wait', ms: backoffDelay(attempt, policy) },
+            ],
           };
         }
         default:

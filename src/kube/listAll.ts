@@ -28,7 +28,8 @@ export async function listAll<T extends KubernetesObject>(
         const page = await requestJson(kc, 'GET', path, { ...query, limit: String(pageSize), continue: cont });
         const list = page as { metadata?: { resourceVersion?: string; continue?: string }; items?: T[] };
         for (const item of list.items ?? []) {
-          if (item.kind === undefined || item.apiVersion === undefined) items.push({ ...item, apiVersion: typeMeta.apiVersion, kind: typeMeta.kind });
+          if (item.kind === undefined || item.apiVersion === undefined)
+            items.push({ ...item, apiVersion: typeMeta.apiVersion, kind: typeMeta.kind });
           else items.push(item);
         }
         rv = list.metadata?.resourceVersion ?? rv;

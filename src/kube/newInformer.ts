@@ -120,7 +120,11 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   /** Turns a 404 on LIST into an error that names the kind the server does not know. */
   private explain(error: unknown): unknown {
     if (error instanceof ApiError && error.statusCode === 404 && !this.listedOnce) {
-      return new ApiError(404, `the server has no resource for apiVersion=${this.ref.apiVersion} kind=${this.ref.kind} (${error.message})`, error.reason);
+      return new ApiError(
+        404,
+        `the server has no resource for apiVersion=${this.ref.apiVersion} kind=${this.ref.kind} (${error.message})`,
+        error.reason,
+      );
     }
     return error;
   }
@@ -230,7 +234,11 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
         // A Status as the server sent it (decoded JSON): it may lack any field, or be missing altogether.
         const status = object as { code?: number; message?: string; reason?: string } | null | undefined;
         if (status?.code === 410) this.input({ kind: 'watchExpired' });
-        else this.input({ kind: 'watchFailed', error: new ApiError(status?.code ?? 500, `watch error: ${status?.message ?? JSON.stringify(object)}`, status?.reason) });
+        else
+          this.input({
+            kind: 'watchFailed',
+            error: new ApiError(status?.code ?? 500, `watch error: ${status?.message ?? JSON.stringify(object)}`, status?.reason),
+          });
         break;
       }
       default:

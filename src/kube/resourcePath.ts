@@ -28,11 +28,17 @@ export function pluralOf(kind: string): string {
 /** The collection path of a resource: `/api/v1/namespaces/ns/pods` or `/apis/g/v/widgets`. */
 export function collectionPath(ref: ResourceRef): string {
   // `as`: plain JavaScript callers can pass anything, null or an object without these fields.
-  if (typeof (ref as Partial<ResourceRef> | null | undefined)?.apiVersion !== 'string' || ref.apiVersion === '' || typeof ref.kind !== 'string' || ref.kind === '') {
+  if (
+    typeof (ref as Partial<ResourceRef> | null | undefined)?.apiVersion !== 'string' ||
+    ref.apiVersion === '' ||
+    typeof ref.kind !== 'string' ||
+    ref.kind === ''
+  ) {
     throw new UsageError(`a ResourceRef needs apiVersion and kind, got ${JSON.stringify(ref)}`);
   }
   const parts = ref.apiVersion.split('/');
-  if (parts.length > 2 || parts.some((p) => p === '')) throw new UsageError(`malformed apiVersion ${JSON.stringify(ref.apiVersion)} for kind ${ref.kind}`);
+  if (parts.length > 2 || parts.some((p) => p === ''))
+    throw new UsageError(`malformed apiVersion ${JSON.stringify(ref.apiVersion)} for kind ${ref.kind}`);
   const base = parts.length === 1 ? `/api/${parts[0]}` : `/apis/${parts[0]}/${parts[1]}`;
   const ns = ref.namespace ? `/namespaces/${encodeURIComponent(ref.namespace)}` : '';
   return `${base}${ns}/${ref.plural ?? pluralOf(ref.kind)}`;

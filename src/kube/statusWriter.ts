@@ -92,7 +92,9 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     for (const option of ['concurrency', 'qps', 'maxAttempts'] as const) {
       const v = opts[option];
       if (v !== undefined && !(typeof v === 'number' && v > 0 && (option === 'qps' || Number.isInteger(v)))) {
-        throw new UsageError(`newStatusWriter: ${option} must be a positive ${option === 'qps' ? 'number' : 'integer'}, got ${JSON.stringify(v)}`);
+        throw new UsageError(
+          `newStatusWriter: ${option} must be a positive ${option === 'qps' ? 'number' : 'integer'}, got ${JSON.stringify(v)}`,
+        );
       }
     }
     this.name = opts.name ?? `StatusWriter[${statuses.name}]`;
@@ -192,10 +194,13 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
       this.tokens -= 1;
       return true;
     }
-    this.refillTimer ??= this.timers.schedule(() => {
-      this.refillTimer = undefined;
-      this.pump();
-    }, Math.ceil(((1 - this.tokens) * 1000) / this.qps));
+    this.refillTimer ??= this.timers.schedule(
+      () => {
+        this.refillTimer = undefined;
+        this.pump();
+      },
+      Math.ceil(((1 - this.tokens) * 1000) / this.qps),
+    );
     return false;
   }
 
@@ -222,17 +227,29 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     const kind = live.kind ?? '';
     const path = `${collectionPath({ apiVersion, kind, namespace: md.namespace, plural: this.opts.plurals?.[kind] })}/${encodeURIComponent(md.name ?? '')}/status`;
     if ((this.opts.strategy ?? 'merge') === 'apply') {
-      await requestJson(this.kc, 'PATCH', path, { fieldManager: this.opts.fieldManager ?? 'rxkrt', force: 'true' }, {
-        contentType: 'application/apply-patch+yaml',
-        value: { apiVersion, kind, metadata: { name: md.name, namespace: md.namespace }, status },
-      });
+      await requestJson(
+        this.kc,
+        'PATCH',
+        path,
+        { fieldManager: this.opts.fieldManager ?? 'rxkrt', force: 'true' },
+        {
+          contentType: 'application/apply-patch+yaml',
+          value: { apiVersion, kind, metadata: { name: md.name, namespace: md.namespace }, status },
+        },
+      );
       return;
     }
     // The resourceVersion makes the patch conditional: a status computed from a stale object gets a 409.
-    await requestJson(this.kc, 'PATCH', path, {}, {
-      contentType: 'application/merge-patch+json',
-      value: { metadata: { resourceVersion: md.resourceVersion }, status: mergePatchOf(live.status, status) ?? {} },
-    });
+    await requestJson(
+      this.kc,
+      'PATCH',
+      path,
+      {},
+      {
+        contentType: 'application/merge-patch+json',
+        value: { metadata: { resourceVersion: md.resourceVersion }, status: mergePatchOf(live.status, status) ?? {} },
+      },
+    );
   }
 
   private failed(key: string, e: unknown): void {
@@ -256,10 +273,13 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     this.retryTimers.get(key)?.unsubscribe();
     this.retryTimers.set(
       key,
-      this.timers.schedule(() => {
-        this.retryTimers.delete(key);
-        this.enqueue(key);
-      }, backoffDelay(attempt, this.opts.backoff)),
+      this.timers.schedule(
+        () => {
+          this.retryTimers.delete(key);
+          this.enqueue(key);
+        },
+        backoffDelay(attempt, this.opts.backoff),
+      ),
     );
   }
 
@@ -291,7 +311,11 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
   }
 
   dump(): CollectionDump {
-    return { outputs: { stats: { ...this.stats }, queued: [...this.queue], inFlight: [...this.active] }, inputCollection: this.statuses.name, synced: this.registration.hasSynced() };
+    return {
+      outputs: { stats: { ...this.stats }, queued: [...this.queue], inFlight: [...this.active] },
+      inputCollection: this.statuses.name,
+      synced: this.registration.hasSynced(),
+    };
   }
 }
 

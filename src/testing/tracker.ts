@@ -86,8 +86,9 @@ export function trackEvents<T>(
   // Collections built by rxkrt carry their key function; use it so custom-keyed collections track correctly.
   const own = (c as Partial<{ keyOf: (o: unknown) => string }>).keyOf;
   const t = new EventTracker<T>(opts?.key ?? (typeof own === 'function' ? (o: T) => own(o) : undefined));
-  const registration = opts?.batches === true || opts?.runExistingState === false
-    ? c.registerBatch(t.batchHandler, opts.runExistingState ?? true)
-    : c.register(t.handler);
+  const registration =
+    opts?.batches === true || opts?.runExistingState === false
+      ? c.registerBatch(t.batchHandler, opts.runExistingState ?? true)
+      : c.register(t.handler);
   return Object.assign(t, { registration });
 }

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
-  ApiextensionsV1Api, CustomObjectsApi, KubernetesObjectApi, PatchStrategy, setHeaderOptions, Watch, type KubernetesObject,
+  ApiextensionsV1Api,
+  CustomObjectsApi,
+  KubernetesObjectApi,
+  PatchStrategy,
+  setHeaderOptions,
+  Watch,
+  type KubernetesObject,
 } from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
 import { expectApiError, request, waitFor, widgetCrd, type StatusBody } from '../helpers.js';
@@ -39,7 +45,13 @@ describe('CustomResourceDefinitions', () => {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
       metadata: { name },
-      spec: { group: 'example.org', scope: 'Namespaced', names: { plural: 'gizmos', kind: 'Gizmo' }, versions: [{ name: 'v1', served: true, storage: true }], ...spec },
+      spec: {
+        group: 'example.org',
+        scope: 'Namespaced',
+        names: { plural: 'gizmos', kind: 'Gizmo' },
+        versions: [{ name: 'v1', served: true, storage: true }],
+        ...spec,
+      },
     });
     const causesOf = async (body: unknown, method = 'POST', at = path): Promise<string[]> => {
       const res = await request<StatusBody>(server.url, method, at, { body });
@@ -49,7 +61,16 @@ describe('CustomResourceDefinitions', () => {
     expect(await causesOf(gizmos({ scope: 'Everywhere' }))).toEqual(['spec.scope']);
     expect(await causesOf(gizmos({ versions: [] }))).toEqual(['spec.versions']);
     expect(await causesOf(gizmos({ versions: [{ served: true }] }))).toEqual(['spec.versions[0].name']);
-    expect(await causesOf(gizmos({ versions: [{ name: 'v1', storage: true }, { name: 'v2', storage: true }] }))).toEqual(['spec.versions']);
+    expect(
+      await causesOf(
+        gizmos({
+          versions: [
+            { name: 'v1', storage: true },
+            { name: 'v2', storage: true },
+          ],
+        }),
+      ),
+    ).toEqual(['spec.versions']);
     // The name must also be plural.group, which it no longer is.
     expect(await causesOf(gizmos({ names: { plural: 'Gizmos!' } }))).toEqual(['spec.names.plural', 'spec.names.kind', 'metadata.name']);
     // Created, then replaced with another group and scope: both immutable (the name follows the group).
@@ -77,8 +98,14 @@ describe('CustomResourceDefinitions', () => {
     };
     expect((await request(server.url, 'POST', path, { body: crd })).status).toBe(201);
     const paints = '/apis/example.net/v1/namespaces/default/paints';
-    for (const [name, color] of [['p1', 'red'], ['p2', 'blue'], ['p3', 'red']]) {
-      const res = await request(server.url, 'POST', paints, { body: { apiVersion: 'example.net/v1', kind: 'Paint', metadata: { name }, spec: { color } } });
+    for (const [name, color] of [
+      ['p1', 'red'],
+      ['p2', 'blue'],
+      ['p3', 'red'],
+    ]) {
+      const res = await request(server.url, 'POST', paints, {
+        body: { apiVersion: 'example.net/v1', kind: 'Paint', metadata: { name }, spec: { color } },
+      });
       expect(res.status).toBe(201);
     }
     const red = await request<{ items: unknown[] }>(server.url, 'GET', `${paints}?fieldSelector=${encodeURIComponent('spec.color=red')}`);
@@ -106,7 +133,10 @@ describe('CustomResourceDefinitions', () => {
   });
 
   it('should create, read, list, replace and delete custom objects', async () => {
-    const created = (await co.createNamespacedCustomObject({ ...w, body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', labels: { size: 'big' } }, spec: { size: 3 } } })) as Widget;
+    const created = (await co.createNamespacedCustomObject({
+      ...w,
+      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', labels: { size: 'big' } }, spec: { size: 3 } },
+    })) as Widget;
     expect(created.metadata!.generation).toBe(1);
     const got = (await co.getNamespacedCustomObject({ ...w, name: 'w1' })) as Widget;
     expect(got.spec).toEqual({ size: 3 });
@@ -122,28 +152,47 @@ describe('CustomResourceDefinitions', () => {
   });
 
   it('should patch status by merge patch without touching spec or generation', async () => {
-    await co.createNamespacedCustomObject({ ...w, body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'st' }, spec: { size: 1 }, status: { ignored: true } } });
+    await co.createNamespacedCustomObject({
+      ...w,
+      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'st' }, spec: { size: 1 }, status: { ignored: true } },
+    });
     const fresh = (await co.getNamespacedCustomObject({ ...w, name: 'st' })) as Widget;
     expect(fresh.status).toBeUndefined();
-    const patched = (await co.patchNamespacedCustomObjectStatus({ ...w, name: 'st', body: { status: { ready: true }, spec: { size: 99 } } }, merge)) as Widget;
+    const patched = (await co.patchNamespacedCustomObjectStatus(
+      { ...w, name: 'st', body: { status: { ready: true }, spec: { size: 99 } } },
+      merge,
+    )) as Widget;
     expect(patched.status).toEqual({ ready: true });
     expect(patched.spec).toEqual({ size: 1 });
     expect(patched.metadata!.generation).toBe(1);
     // The main resource ignores .status.
-    const main = (await co.patchNamespacedCustomObject({ ...w, name: 'st', body: { status: { ready: false }, spec: { size: 2 } } }, merge)) as Widget;
+    const main = (await co.patchNamespacedCustomObject(
+      { ...w, name: 'st', body: { status: { ready: false }, spec: { size: 2 } } },
+      merge,
+    )) as Widget;
     expect(main.status).toEqual({ ready: true });
     expect(main.spec).toEqual({ size: 2 });
     expect(main.metadata!.generation).toBe(2);
   });
 
   it('should patch status by JSON patch (the client default)', async () => {
-    const patched = (await co.patchNamespacedCustomObjectStatus({ ...w, name: 'st', body: [{ op: 'replace', path: '/status/ready', value: false }] })) as Widget;
+    const patched = (await co.patchNamespacedCustomObjectStatus({
+      ...w,
+      name: 'st',
+      body: [{ op: 'replace', path: '/status/ready', value: false }],
+    })) as Widget;
     expect(patched.status).toEqual({ ready: false });
   });
 
   it('should patch status by server-side apply, tracking field managers', async () => {
     const applied = (await co.patchNamespacedCustomObjectStatus(
-      { ...w, name: 'st', body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'st' }, status: { phase: 'Ok', ready: true } }, fieldManager: 'krt-ts', force: true },
+      {
+        ...w,
+        name: 'st',
+        body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'st' }, status: { phase: 'Ok', ready: true } },
+        fieldManager: 'krt-ts',
+        force: true,
+      },
       apply,
     )) as Widget;
     expect(applied.status).toEqual({ ready: true, phase: 'Ok' });
@@ -152,7 +201,13 @@ describe('CustomResourceDefinitions', () => {
     expect(entry.fieldsV1).toEqual({ 'f:status': { 'f:phase': {}, 'f:ready': {} } });
     // Applying again without `ready` drops the field this manager no longer applies.
     const again = (await co.patchNamespacedCustomObjectStatus(
-      { ...w, name: 'st', body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'st' }, status: { phase: 'Ok' } }, fieldManager: 'krt-ts', force: true },
+      {
+        ...w,
+        name: 'st',
+        body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'st' }, status: { phase: 'Ok' } },
+        fieldManager: 'krt-ts',
+        force: true,
+      },
       apply,
     )) as Widget;
     expect(again.status).toEqual({ phase: 'Ok' });
@@ -160,11 +215,18 @@ describe('CustomResourceDefinitions', () => {
 
   it('should create by server-side apply and report conflicts unless forced', async () => {
     const body = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'ssa' }, spec: { size: 1, color: 'red' } };
-    const res = await request(server.url, 'PATCH', '/apis/example.com/v1/namespaces/default/widgets/ssa?fieldManager=alice', { body, contentType: PatchStrategy.ServerSideApply });
+    const res = await request(server.url, 'PATCH', '/apis/example.com/v1/namespaces/default/widgets/ssa?fieldManager=alice', {
+      body,
+      contentType: PatchStrategy.ServerSideApply,
+    });
     expect(res.status).toBe(201);
     // bob changes color with an ordinary update: he now owns it.
     await co.patchNamespacedCustomObject({ ...w, name: 'ssa', body: { spec: { color: 'blue' } }, fieldManager: 'bob' }, merge);
-    const status = await expectApiError(co.patchNamespacedCustomObject({ ...w, name: 'ssa', body, fieldManager: 'alice' }, apply), 409, 'Conflict');
+    const status = await expectApiError(
+      co.patchNamespacedCustomObject({ ...w, name: 'ssa', body, fieldManager: 'alice' }, apply),
+      409,
+      'Conflict',
+    );
     expect(status.message).toBe('Apply failed with 1 conflict: conflict with "bob": .spec.color');
     const forced = (await co.patchNamespacedCustomObject({ ...w, name: 'ssa', body, fieldManager: 'alice', force: true }, apply)) as Widget;
     expect(forced.spec).toEqual({ size: 1, color: 'red' });
@@ -173,16 +235,23 @@ describe('CustomResourceDefinitions', () => {
   });
 
   it('should refuse strategic merge patches on custom resources, as a real server does', async () => {
-    await expectApiError(co.patchNamespacedCustomObject({ ...w, name: 'ssa', body: { spec: { size: 2 } } }, strategic), 415, 'UnsupportedMediaType');
+    await expectApiError(
+      co.patchNamespacedCustomObject({ ...w, name: 'ssa', body: { spec: { size: 2 } } }, strategic),
+      415,
+      'UnsupportedMediaType',
+    );
   });
 
   it('should watch custom objects', async () => {
     const events: string[] = [];
     let done = false;
     const controller = await new Watch(server.kubeConfig()).watch(
-      '/apis/example.com/v1/namespaces/default/widgets', { resourceVersion: server.resourceVersion() },
+      '/apis/example.com/v1/namespaces/default/widgets',
+      { resourceVersion: server.resourceVersion() },
       (type, obj: Widget) => events.push(`${type} ${obj.metadata!.name}`),
-      () => { done = true; },
+      () => {
+        done = true;
+      },
     );
     await co.createNamespacedCustomObject({ ...w, body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'watched' } } });
     await co.patchNamespacedCustomObjectStatus({ ...w, name: 'watched', body: { status: { n: 1 } } }, merge);
@@ -198,8 +267,20 @@ describe('CustomResourceDefinitions', () => {
     multi.metadata.name = 'gadgets.example.com';
     multi.spec.names = { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', shortNames: [] };
     await crds.createCustomResourceDefinition({ body: multi });
-    await co.createNamespacedCustomObject({ group: 'example.com', version: 'v1', namespace: 'default', plural: 'gadgets', body: { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' } } });
-    const viaV2 = (await co.getNamespacedCustomObject({ group: 'example.com', version: 'v2beta1', namespace: 'default', plural: 'gadgets', name: 'g' })) as Widget;
+    await co.createNamespacedCustomObject({
+      group: 'example.com',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'gadgets',
+      body: { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' } },
+    });
+    const viaV2 = (await co.getNamespacedCustomObject({
+      group: 'example.com',
+      version: 'v2beta1',
+      namespace: 'default',
+      plural: 'gadgets',
+      name: 'g',
+    })) as Widget;
     expect(viaV2.apiVersion).toBe('example.com/v2beta1');
     const group = (await request<{ preferredVersion: { version: string } }>(server.url, 'GET', '/apis/example.com')).json;
     expect(group.preferredVersion.version).toBe('v1');
@@ -210,7 +291,12 @@ describe('CustomResourceDefinitions', () => {
     cluster.metadata.name = 'realms.example.com';
     cluster.spec.names = { plural: 'realms', singular: 'realm', kind: 'Realm', shortNames: [] };
     await crds.createCustomResourceDefinition({ body: cluster });
-    const r = (await co.createClusterCustomObject({ group: 'example.com', version: 'v1', plural: 'realms', body: { apiVersion: 'example.com/v1', kind: 'Realm', metadata: { name: 'r' }, status: { kept: true } } })) as Widget;
+    const r = (await co.createClusterCustomObject({
+      group: 'example.com',
+      version: 'v1',
+      plural: 'realms',
+      body: { apiVersion: 'example.com/v1', kind: 'Realm', metadata: { name: 'r' }, status: { kept: true } },
+    })) as Widget;
     expect(r.metadata!.namespace).toBeUndefined();
     // Without a status subresource, status is ordinary data.
     expect(r.status).toEqual({ kept: true });
@@ -221,8 +307,14 @@ describe('CustomResourceDefinitions', () => {
     await co.createNamespacedCustomObject({ ...w, body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'last' } } });
     const events: string[] = [];
     let ended = false;
-    await new Watch(server.kubeConfig()).watch('/apis/example.com/v1/widgets', { resourceVersion: server.resourceVersion() },
-      (type, obj: Widget) => events.push(`${type} ${obj.metadata!.name}`), () => { ended = true; });
+    await new Watch(server.kubeConfig()).watch(
+      '/apis/example.com/v1/widgets',
+      { resourceVersion: server.resourceVersion() },
+      (type, obj: Widget) => events.push(`${type} ${obj.metadata!.name}`),
+      () => {
+        ended = true;
+      },
+    );
     await crds.deleteCustomResourceDefinition({ name: 'widgets.example.com' });
     // The watch sees every object go, then ends: its kind no longer exists.
     await waitFor(() => ended, 'the end of the watch on the deleted kind');
@@ -246,15 +338,28 @@ describe('KubernetesObjectApi against the server (discovery-driven)', () => {
   afterAll(() => server.close());
 
   it('should create, read, patch, list and delete built-in kinds', async () => {
-    const cm = await objects.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'koa', namespace: 'default' }, data: { a: '1' } } as KubernetesObject);
+    const cm = await objects.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'koa', namespace: 'default' },
+      data: { a: '1' },
+    } as KubernetesObject);
     expect(cm.metadata!.uid).toBeTruthy();
     const read = await objects.read({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'koa', namespace: 'default' } });
     expect((read as unknown as { data: Record<string, string> }).data).toEqual({ a: '1' });
-    const patched = await objects.patch({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'koa', namespace: 'default', labels: { p: 'q' } } });
+    const patched = await objects.patch({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'koa', namespace: 'default', labels: { p: 'q' } },
+    });
     expect(patched.metadata!.labels).toEqual({ p: 'q' });
     const node: KubernetesObject = await objects.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } });
     expect(node.metadata!.namespace).toBeUndefined();
-    const lease = await objects.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: 'default' } });
+    const lease = await objects.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l', namespace: 'default' },
+    });
     expect(lease.apiVersion).toBe('coordination.k8s.io/v1');
     const list = await objects.list('v1', 'ConfigMap', 'default');
     expect(list.items.map((i) => i.metadata!.name)).toEqual(['koa']);
@@ -265,9 +370,23 @@ describe('KubernetesObjectApi against the server (discovery-driven)', () => {
   it('should resolve a CRD kind through discovery and patch it with merge patch and apply', async () => {
     const widget = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'kw', namespace: 'default' }, spec: { size: 1 } };
     await objects.create(widget);
-    const merged = (await objects.patch({ ...widget, spec: { size: 2 } }, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch)) as Widget;
+    const merged = (await objects.patch(
+      { ...widget, spec: { size: 2 } },
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      PatchStrategy.MergePatch,
+    )) as Widget;
     expect(merged.spec).toEqual({ size: 2 });
-    const applied = (await objects.patch({ ...widget, spec: { size: 3, color: 'green' } }, undefined, undefined, 'kw-manager', true, PatchStrategy.ServerSideApply)) as Widget;
+    const applied = (await objects.patch(
+      { ...widget, spec: { size: 3, color: 'green' } },
+      undefined,
+      undefined,
+      'kw-manager',
+      true,
+      PatchStrategy.ServerSideApply,
+    )) as Widget;
     expect(applied.spec).toEqual({ size: 3, color: 'green' });
     const read = (await objects.read(widget)) as Widget;
     expect(read.metadata!.generation).toBe(3);

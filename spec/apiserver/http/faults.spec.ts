@@ -55,7 +55,9 @@ describe('ApiServer fault hooks', () => {
     server.delayNext(1, 1_000, { match: (_m, path) => path.startsWith('/api/v1/namespaces/default/configmaps') });
     let settled = false;
     const seen = server.requests.length;
-    const slow = core.listNamespacedConfigMap({ namespace: 'default' }).then(() => { settled = true; });
+    const slow = core.listNamespacedConfigMap({ namespace: 'default' }).then(() => {
+      settled = true;
+    });
     await waitFor(() => server.requests.length > seen, 'the delayed request to arrive');
     // A request that does not match overtakes the delayed one, which waits for the (virtual) clock.
     await core.listNamespace();

@@ -37,8 +37,14 @@ describe('resolveRoute', () => {
   });
 
   it.each([
-    '/api/v2', '/apis/nope.io/v1', '/api/v1/widgets', '/api/v1/namespaces/d/configmaps/c/status',
-    '/api/v1/namespaces/d/pods/p/log', '/api/v1/namespaces/d/nodes/n', '/openapi/v2', '/metrics',
+    '/api/v2',
+    '/apis/nope.io/v1',
+    '/api/v1/widgets',
+    '/api/v1/namespaces/d/configmaps/c/status',
+    '/api/v1/namespaces/d/pods/p/log',
+    '/api/v1/namespaces/d/nodes/n',
+    '/openapi/v2',
+    '/metrics',
   ])('should answer 404 for %s', (path) => {
     expect(() => resolveRoute(path, registry)).toThrow(StatusError);
   });

@@ -6,7 +6,15 @@ import { widgetCrd } from '../helpers.js';
 describe('ResourceRegistry', () => {
   it('should serve the built-in kinds', () => {
     const r = new ResourceRegistry();
-    expect(r.resourcesOf('v1').map((rt) => rt.plural)).toEqual(['namespaces', 'pods', 'services', 'configmaps', 'secrets', 'nodes', 'endpoints']);
+    expect(r.resourcesOf('v1').map((rt) => rt.plural)).toEqual([
+      'namespaces',
+      'pods',
+      'services',
+      'configmaps',
+      'secrets',
+      'nodes',
+      'endpoints',
+    ]);
     expect(r.byKind('coordination.k8s.io/v1', 'Lease')).toMatchObject({ plural: 'leases', namespaced: true, listKind: 'LeaseList' });
     expect(r.byPlural('apiextensions.k8s.io/v1', 'customresourcedefinitions')?.namespaced).toBe(false);
     expect(r.byPlural('v1', 'pods')?.statusSubresource).toBe(true);
@@ -16,7 +24,12 @@ describe('ResourceRegistry', () => {
   it('should add and remove every version of a CRD', () => {
     const r = new ResourceRegistry();
     for (const rt of crdResourceTypes(widgetCrd({ versions: ['v1', 'v1beta1'] }))) r.add(rt);
-    expect(r.byPlural('example.com/v1', 'widgets')).toMatchObject({ kind: 'Widget', custom: true, statusSubresource: true, storageKey: 'example.com/widgets' });
+    expect(r.byPlural('example.com/v1', 'widgets')).toMatchObject({
+      kind: 'Widget',
+      custom: true,
+      statusSubresource: true,
+      storageKey: 'example.com/widgets',
+    });
     expect(r.versionsOf('example.com/widgets').map((rt) => rt.version)).toEqual(['v1', 'v1beta1']);
     expect(r.groups().get('example.com')).toEqual(['v1', 'v1beta1']);
     r.removeStorage('example.com/widgets');
@@ -31,6 +44,12 @@ describe('crdResourceTypes', () => {
     (crd.spec.versions[1] as { served: boolean }).served = false;
     const types = crdResourceTypes(crd);
     expect(types.map((t) => t.version)).toEqual(['v1']);
-    expect(types[0]).toMatchObject({ namespaced: false, statusSubresource: false, singular: 'widget', shortNames: ['wd'], listKind: 'WidgetList' });
+    expect(types[0]).toMatchObject({
+      namespaced: false,
+      statusSubresource: false,
+      singular: 'widget',
+      shortNames: ['wd'],
+      listKind: 'WidgetList',
+    });
   });
 });

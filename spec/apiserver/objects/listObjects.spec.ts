@@ -34,8 +34,19 @@ describe('listObjects', () => {
     items.map((i) => `${i.metadata!.namespace}/${i.metadata!.name}`);
 
   it('should list one namespace or all of them, sorted', async () => {
-    expect(names((await core.listNamespacedConfigMap({ namespace: 'default' })).items)).toEqual(['default/a', 'default/b', 'default/c', 'default/d']);
-    expect(names((await core.listConfigMapForAllNamespaces()).items)).toEqual(['default/a', 'default/b', 'default/c', 'default/d', 'other/a']);
+    expect(names((await core.listNamespacedConfigMap({ namespace: 'default' })).items)).toEqual([
+      'default/a',
+      'default/b',
+      'default/c',
+      'default/d',
+    ]);
+    expect(names((await core.listConfigMapForAllNamespaces()).items)).toEqual([
+      'default/a',
+      'default/b',
+      'default/c',
+      'default/d',
+      'other/a',
+    ]);
   });
 
   it('should set kind, apiVersion and the counter as the list resourceVersion', async () => {
@@ -56,7 +67,8 @@ describe('listObjects', () => {
   });
 
   it('should filter by label selectors', async () => {
-    const sel = async (labelSelector: string): Promise<string[]> => names((await core.listConfigMapForAllNamespaces({ labelSelector })).items);
+    const sel = async (labelSelector: string): Promise<string[]> =>
+      names((await core.listConfigMapForAllNamespaces({ labelSelector })).items);
     expect(await sel('app=web')).toEqual(['default/a', 'default/b', 'other/a']);
     expect(await sel('app=web,tier!=back')).toEqual(['default/a', 'other/a']);
     expect(await sel('app in (db,web),tier')).toEqual(['default/a', 'default/b']);
@@ -67,7 +79,9 @@ describe('listObjects', () => {
 
   it('should filter by field selectors on name and namespace', async () => {
     expect(names((await core.listConfigMapForAllNamespaces({ fieldSelector: 'metadata.name=a' })).items)).toEqual(['default/a', 'other/a']);
-    expect(names((await core.listConfigMapForAllNamespaces({ fieldSelector: 'metadata.name==a,metadata.namespace!=default' })).items)).toEqual(['other/a']);
+    expect(
+      names((await core.listConfigMapForAllNamespaces({ fieldSelector: 'metadata.name==a,metadata.namespace!=default' })).items),
+    ).toEqual(['other/a']);
     await expectApiError(core.listConfigMapForAllNamespaces({ fieldSelector: 'spec.nope=1' }), 400);
   });
 
@@ -99,7 +113,11 @@ describe('listObjects', () => {
     const byField = await core.listConfigMapForAllNamespaces({ fieldSelector: 'metadata.namespace=default', limit: 3 });
     expect(names(byField.items)).toEqual(['default/a', 'default/b', 'default/c']);
     expect(byField.metadata!.remainingItemCount).toBeUndefined();
-    const fieldRest = await core.listConfigMapForAllNamespaces({ fieldSelector: 'metadata.namespace=default', limit: 3, _continue: byField.metadata!._continue! });
+    const fieldRest = await core.listConfigMapForAllNamespaces({
+      fieldSelector: 'metadata.namespace=default',
+      limit: 3,
+      _continue: byField.metadata!._continue!,
+    });
     expect(names(fieldRest.items)).toEqual(['default/d']);
     expect(fieldRest.metadata!._continue).toBeUndefined();
     const rest = await core.listConfigMapForAllNamespaces({ labelSelector: 'app=web', limit: 2, _continue: page.metadata!._continue! });
@@ -125,7 +143,11 @@ describe('listObjects', () => {
     expect(notOlder.items.map((i) => i.metadata!.name)).toEqual(['a', 'x1', 'x2']);
     const any = await core.listNamespacedConfigMap({ namespace: 'other', resourceVersion: '0' });
     expect(any.items).toHaveLength(3);
-    await expectApiError(core.listNamespacedConfigMap({ namespace: 'other', resourceVersion: String(Number(server.resourceVersion()) + 100) }), 504, 'Timeout');
+    await expectApiError(
+      core.listNamespacedConfigMap({ namespace: 'other', resourceVersion: String(Number(server.resourceVersion()) + 100) }),
+      504,
+      'Timeout',
+    );
   });
 
   it('should delete a collection by selector', async () => {

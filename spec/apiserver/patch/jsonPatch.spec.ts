@@ -20,16 +20,43 @@ describe('applyJsonPatch', () => {
     ['remove an object member', { baz: 'qux', foo: 'bar' }, [{ op: 'remove', path: '/baz' }], { foo: 'bar' }],
     ['remove an array element', { foo: ['bar', 'qux', 'baz'] }, [{ op: 'remove', path: '/foo/1' }], { foo: ['bar', 'baz'] }],
     ['replace a value', { baz: 'qux', foo: 'bar' }, [{ op: 'replace', path: '/baz', value: 'boo' }], { baz: 'boo', foo: 'bar' }],
-    ['move a value', { foo: { bar: 'baz', waldo: 'fred' }, qux: { corge: 'grault' } },
+    [
+      'move a value',
+      { foo: { bar: 'baz', waldo: 'fred' }, qux: { corge: 'grault' } },
       [{ op: 'move', from: '/foo/waldo', path: '/qux/thud' }],
-      { foo: { bar: 'baz' }, qux: { corge: 'grault', thud: 'fred' } }],
-    ['move an array element', { foo: ['all', 'grass', 'cows', 'eat'] }, [{ op: 'move', from: '/foo/1', path: '/foo/3' }],
-      { foo: ['all', 'cows', 'eat', 'grass'] }],
-    ['test then add', { baz: 'qux', foo: ['a', 2, 'c'] },
-      [{ op: 'test', path: '/baz', value: 'qux' }, { op: 'test', path: '/foo/1', value: 2 }, { op: 'add', path: '/x', value: 1 }],
-      { baz: 'qux', foo: ['a', 2, 'c'], x: 1 }],
-    ['add a nested member object', { foo: 'bar' }, [{ op: 'add', path: '/child', value: { grandchild: {} } }], { foo: 'bar', child: { grandchild: {} } }],
-    ['escape ~0 and ~1', { '/': 9, '~1': 10 }, [{ op: 'test', path: '/~01', value: 10 }, { op: 'replace', path: '/~1', value: 1 }], { '/': 1, '~1': 10 }],
+      { foo: { bar: 'baz' }, qux: { corge: 'grault', thud: 'fred' } },
+    ],
+    [
+      'move an array element',
+      { foo: ['all', 'grass', 'cows', 'eat'] },
+      [{ op: 'move', from: '/foo/1', path: '/foo/3' }],
+      { foo: ['all', 'cows', 'eat', 'grass'] },
+    ],
+    [
+      'test then add',
+      { baz: 'qux', foo: ['a', 2, 'c'] },
+      [
+        { op: 'test', path: '/baz', value: 'qux' },
+        { op: 'test', path: '/foo/1', value: 2 },
+        { op: 'add', path: '/x', value: 1 },
+      ],
+      { baz: 'qux', foo: ['a', 2, 'c'], x: 1 },
+    ],
+    [
+      'add a nested member object',
+      { foo: 'bar' },
+      [{ op: 'add', path: '/child', value: { grandchild: {} } }],
+      { foo: 'bar', child: { grandchild: {} } },
+    ],
+    [
+      'escape ~0 and ~1',
+      { '/': 9, '~1': 10 },
+      [
+        { op: 'test', path: '/~01', value: 10 },
+        { op: 'replace', path: '/~1', value: 1 },
+      ],
+      { '/': 1, '~1': 10 },
+    ],
     ['add an array value', { foo: ['bar'] }, [{ op: 'add', path: '/foo/-', value: ['abc', 'def'] }], { foo: ['bar', ['abc', 'def']] }],
     ['copy a value', { a: { b: 1 } }, [{ op: 'copy', from: '/a', path: '/c' }], { a: { b: 1 }, c: { b: 1 } }],
     ['replace the root', { a: 1 }, [{ op: 'replace', path: '', value: { b: 2 } }], { b: 2 }],
@@ -39,7 +66,10 @@ describe('applyJsonPatch', () => {
 
   it('should not mutate the target', () => {
     const doc = { a: [1, 2], b: { c: 1 } };
-    applyJsonPatch(doc, [{ op: 'remove', path: '/a/0' }, { op: 'replace', path: '/b/c', value: 2 }]);
+    applyJsonPatch(doc, [
+      { op: 'remove', path: '/a/0' },
+      { op: 'replace', path: '/b/c', value: 2 },
+    ]);
     expect(doc).toEqual({ a: [1, 2], b: { c: 1 } });
   });
 

@@ -23,8 +23,20 @@ describe('recordUpdate', () => {
     const before = { metadata: { name: 'p' }, spec: { a: 1, b: 1 } };
     const after = { metadata: { name: 'p', labels: { l: 'x' } }, spec: { a: 2, b: 1 } };
     const owners = recordUpdate(
-      [{ manager: 'old', operation: 'Apply', ...stamp, fields: new FieldSet([['spec', 'a'], ['spec', 'b']]) }],
-      before, after, { manager: 'new', ...stamp, scope: fieldScope(pods, '') },
+      [
+        {
+          manager: 'old',
+          operation: 'Apply',
+          ...stamp,
+          fields: new FieldSet([
+            ['spec', 'a'],
+            ['spec', 'b'],
+          ]),
+        },
+      ],
+      before,
+      after,
+      { manager: 'new', ...stamp, scope: fieldScope(pods, '') },
     );
     expect(owners.map((o) => `${o.manager}:${o.fields.paths().map(formatPath).sort().join(',')}`)).toEqual([
       'old:.spec.b',
@@ -36,9 +48,19 @@ describe('recordUpdate', () => {
     const owners = recordUpdate(
       [
         { manager: 'm', operation: 'Update', ...stamp, fields: new FieldSet([['spec', 'gone']]) },
-        { manager: 'k', operation: 'Update', ...stamp, fields: new FieldSet([['spec', 'gone'], ['spec', 'kept']]) },
+        {
+          manager: 'k',
+          operation: 'Update',
+          ...stamp,
+          fields: new FieldSet([
+            ['spec', 'gone'],
+            ['spec', 'kept'],
+          ]),
+        },
       ],
-      { spec: { gone: 1, kept: 1 } }, { spec: { kept: 1 } }, { manager: 'w', ...stamp, scope: fieldScope(pods, '') },
+      { spec: { gone: 1, kept: 1 } },
+      { spec: { kept: 1 } },
+      { manager: 'w', ...stamp, scope: fieldScope(pods, '') },
     );
     expect(owners.map((o) => `${o.manager}:${o.fields.paths().map(formatPath).join(',')}`)).toEqual(['k:.spec.kept']);
   });
@@ -49,15 +71,35 @@ describe('recordApply', () => {
     const owners = recordApply(
       [
         { manager: 'a', operation: 'Apply', ...stamp, fields: new FieldSet([['spec', 'old']]) },
-        { manager: 'b', operation: 'Update', ...stamp, fields: new FieldSet([['spec', 'x'], ['spec', 'y']]) },
+        {
+          manager: 'b',
+          operation: 'Update',
+          ...stamp,
+          fields: new FieldSet([
+            ['spec', 'x'],
+            ['spec', 'y'],
+          ]),
+        },
       ],
-      { spec: { x: 1, y: 1, n: 1 } }, new FieldSet([['spec', 'x'], ['spec', 'n']]), new FieldSet([['spec', 'x']]),
+      { spec: { x: 1, y: 1, n: 1 } },
+      new FieldSet([
+        ['spec', 'x'],
+        ['spec', 'n'],
+      ]),
+      new FieldSet([['spec', 'x']]),
       { manager: 'a', ...stamp },
     );
     const encoded = encodeOwners(owners);
     expect(encoded).toEqual([
       { manager: 'b', operation: 'Update', apiVersion: 'v1', time: 'T', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:y': {} } } },
-      { manager: 'a', operation: 'Apply', apiVersion: 'v1', time: 'T', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:x': {}, 'f:n': {} } } },
+      {
+        manager: 'a',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        time: 'T',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:x': {}, 'f:n': {} } },
+      },
     ]);
     expect(readOwners({ metadata: { managedFields: encoded } }).map((o) => o.manager)).toEqual(['b', 'a']);
   });

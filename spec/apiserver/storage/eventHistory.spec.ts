@@ -2,7 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { EventHistory, type StoreEvent } from '../../../src/apiserver/storage/eventHistory.js';
 
 function event(rv: number): StoreEvent {
-  return { type: 'ADDED', rv, storageKey: '/pods', object: { metadata: { name: `p${rv}`, uid: 'u', resourceVersion: String(rv), creationTimestamp: '', generation: 1 } } };
+  return {
+    type: 'ADDED',
+    rv,
+    storageKey: '/pods',
+    object: { metadata: { name: `p${rv}`, uid: 'u', resourceVersion: String(rv), creationTimestamp: '', generation: 1 } },
+  };
 }
 
 describe('EventHistory', () => {

@@ -51,7 +51,10 @@ describe('Store', () => {
       const ns = namespaces[Math.floor(rand() * namespaces.length)]!;
       const name = names[Math.floor(rand() * names.length)]!;
       const key = `${ns}/${name}`;
-      const o = { ...obj(name, String(step), ns), metadata: { ...obj(name, '', ns).metadata, namespace: ns === '' ? undefined : ns } } as StoredObject;
+      const o = {
+        ...obj(name, String(step), ns),
+        metadata: { ...obj(name, '', ns).metadata, namespace: ns === '' ? undefined : ns },
+      } as StoredObject;
       if (live.has(key) && rand() < 0.4) {
         store.remove('/cm', structuredClone(live.get(key)!));
         live.delete(key);
@@ -62,7 +65,10 @@ describe('Store', () => {
       const keyOf = (x: StoredObject): string => `${x.metadata.namespace ?? ''}/${x.metadata.name}`;
       for (const scope of [undefined, ...namespaces]) {
         for (const after of [undefined, '', 'm/', 'm/c', 'n/e', 'n-2/a', 'n/zz', 'z', ...live.keys()]) {
-          const want = [...live.keys()].sort().filter((k) => (scope === undefined || k.startsWith(`${scope}/`)) && (after === undefined || k > after)).join(' ');
+          const want = [...live.keys()]
+            .sort()
+            .filter((k) => (scope === undefined || k.startsWith(`${scope}/`)) && (after === undefined || k > after))
+            .join(' ');
           const got = store.list('/cm', scope, after).map(keyOf).join(' ');
           if (got !== want) expect({ step, scope, after, got }).toEqual({ step, scope, after, got: want });
         }

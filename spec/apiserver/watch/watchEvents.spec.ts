@@ -41,6 +41,9 @@ describe('watchEventFor', () => {
 
 describe('bookmarkEvent', () => {
   it('should carry only kind, apiVersion and resourceVersion', () => {
-    expect(bookmarkEvent(cms, 42)).toEqual({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '42' } } });
+    expect(bookmarkEvent(cms, 42)).toEqual({
+      type: 'BOOKMARK',
+      object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '42' } },
+    });
   });
 });

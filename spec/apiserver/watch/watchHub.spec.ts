@@ -1,5 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoreV1Api, ListWatch, makeInformer, PatchStrategy, setHeaderOptions, Watch, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  ListWatch,
+  makeInformer,
+  PatchStrategy,
+  setHeaderOptions,
+  Watch,
+  type KubernetesObject,
+  type V1ConfigMap,
+} from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
 import { ManualClock, openWatch, request, waitFor, type RawWatch } from '../helpers.js';
 
@@ -18,7 +27,8 @@ describe('watch', () => {
     open.push(w);
     return w;
   };
-  const summary = (w: RawWatch<WatchObject>): string[] => w.events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.metadata?.resourceVersion ?? e.object.reason}`);
+  const summary = (w: RawWatch<WatchObject>): string[] =>
+    w.events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.metadata?.resourceVersion ?? e.object.reason}`);
   const cm = (name: string, labels: Record<string, string> = {}, namespace = 'default'): Promise<V1ConfigMap> =>
     core.createNamespacedConfigMap({ namespace, body: { metadata: { name, labels } } });
 
@@ -74,7 +84,14 @@ describe('watch', () => {
     const old = a.metadata!.resourceVersion!;
     const asStatus = await request(server.url, 'GET', `${CMS}?watch=true&resourceVersion=${old}`);
     expect(asStatus.status).toBe(410);
-    expect(asStatus.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, metadata: {} });
+    expect(asStatus.json).toMatchObject({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'Expired',
+      code: 410,
+      metadata: {},
+    });
     const inStream = await watch(`watch=true&resourceVersion=${old}`);
     expect(inStream.status).toBe(200);
     await inStream.ended;
@@ -93,9 +110,14 @@ describe('watch', () => {
     const results: string[] = [];
     for (let i = 0; i < 2; i++) {
       let done: unknown = 'pending';
-      await new Watch(server.kubeConfig()).watch(CMS, { resourceVersion: old },
+      await new Watch(server.kubeConfig()).watch(
+        CMS,
+        { resourceVersion: old },
         (type, obj: { code?: number }) => results.push(`${type} ${obj.code}`),
-        (err: { statusCode?: number } | null) => { done = err; });
+        (err: { statusCode?: number } | null) => {
+          done = err;
+        },
+      );
       await waitFor(() => done !== 'pending', 'watch done');
       results.push(done ? `done ${(done as { statusCode?: number }).statusCode}` : 'done ok');
     }
@@ -108,7 +130,10 @@ describe('watch', () => {
     const w = await watch('watch=true&allowWatchBookmarks=true');
     const plain = await watch('watch=true');
     await waitFor(() => w.events.length === 2, 'initial event and bookmark');
-    expect(w.events[1]).toEqual({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: server.resourceVersion() } } });
+    expect(w.events[1]).toEqual({
+      type: 'BOOKMARK',
+      object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: server.resourceVersion() } },
+    });
     clock.advance(1_000);
     clock.advance(1_000);
     await waitFor(() => w.events.length === 4, 'periodic bookmarks');
@@ -128,7 +153,9 @@ describe('watch', () => {
   it('should close the stream after timeoutSeconds', async () => {
     const w = await watch('watch=true&timeoutSeconds=5');
     let ended = false;
-    void w.ended.then(() => { ended = true; });
+    void w.ended.then(() => {
+      ended = true;
+    });
     clock.advance(4_000);
     await cm('a');
     await waitFor(() => w.events.length === 1, 'event before the timeout');
@@ -206,14 +233,20 @@ describe('client-node informers against the server', () => {
   });
   afterAll(() => server.close());
 
-  const cached = (inf: { list(): ReadonlyArray<V1ConfigMap> }): string[] => inf.list().map((c) => c.metadata!.name!).sort();
+  const cached = (inf: { list(): ReadonlyArray<V1ConfigMap> }): string[] =>
+    inf
+      .list()
+      .map((c) => c.metadata!.name!)
+      .sort();
 
   it('should converge after dropWatches by reconnecting from its resourceVersion', async () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'i1' } } });
     const inf = makeInformer<V1ConfigMap>(server.kubeConfig(), CMS, () => core.listNamespacedConfigMap({ namespace: 'default' }));
     const errors: unknown[] = [];
     let stopped = false;
-    inf.on('error', (e) => { if (!stopped) errors.push(e); });
+    inf.on('error', (e) => {
+      if (!stopped) errors.push(e);
+    });
     await inf.start();
     expect(cached(inf)).toEqual(['i1']);
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'i2' } } });
@@ -234,11 +267,24 @@ describe('client-node informers against the server', () => {
   it('should converge after compact by relisting on both kinds of 410', async () => {
     // The informer's own reconnect backoff (1 s, 2 s, 4 s …) is not under test: shorten it, and unref it
     // so a backoff pending at stop() cannot hold the test process open.
-    const delayFn = (ms: number): Promise<void> => new Promise((resolve) => { setTimeout(resolve, Math.min(ms, 20)).unref(); });
-    const inf = new ListWatch<V1ConfigMap>(CMS, new Watch(server.kubeConfig()), () => core.listNamespacedConfigMap({ namespace: 'default' }), false, undefined, undefined, { delayFn });
+    const delayFn = (ms: number): Promise<void> =>
+      new Promise((resolve) => {
+        setTimeout(resolve, Math.min(ms, 20)).unref();
+      });
+    const inf = new ListWatch<V1ConfigMap>(
+      CMS,
+      new Watch(server.kubeConfig()),
+      () => core.listNamespacedConfigMap({ namespace: 'default' }),
+      false,
+      undefined,
+      undefined,
+      { delayFn },
+    );
     const errors: unknown[] = [];
     let stopped = false;
-    inf.on('error', (e) => { if (!stopped) errors.push(e); });
+    inf.on('error', (e) => {
+      if (!stopped) errors.push(e);
+    });
     await inf.start();
     const count = (pred: (path: string) => boolean): number => server.requests.filter((r) => r.method === 'GET' && pred(r.path)).length;
     const isWatch = (p: string): boolean => p.includes('watch=true');

@@ -17,18 +17,42 @@ import {
 } from '../../../src/index.js';
 import { add, createMarbleScheduler, describeEvents, eventsToStrings, trackEvents } from '../../../src/testing/index.js';
 
-interface Named { metadata: { name: string; namespace: string }; v: string }
+interface Named {
+  metadata: { name: string; namespace: string };
+  v: string;
+}
 const obj = (ns: string, name: string, v: string): Named => ({ metadata: { name, namespace: ns }, v });
 const key = (n: Named): string => `${n.metadata.namespace}/${n.metadata.name}`;
 
 // Fixtures of krt's collection_test.go: pods and services become SimplePods and SimpleServices, and
 // SimpleEndpoints pairs each service with the pods its selector picks.
-interface Pod { metadata: { name: string; namespace: string; labels?: Record<string, string> }; status?: { podIP?: string } }
-interface Service { metadata: { name: string; namespace: string }; spec: { selector: Record<string, string> } }
-interface ServiceEntry { metadata: { name: string; namespace: string }; spec: { workloadSelector?: { labels: Record<string, string> } } }
-interface SimplePod { metadata: { name: string; namespace: string }; labels: Record<string, string>; ip: string }
-interface SimpleService { metadata: { name: string; namespace: string }; selector: Record<string, string> }
-interface SimpleEndpoint { pod: string; service: string; namespace: string; ip: string }
+interface Pod {
+  metadata: { name: string; namespace: string; labels?: Record<string, string> };
+  status?: { podIP?: string };
+}
+interface Service {
+  metadata: { name: string; namespace: string };
+  spec: { selector: Record<string, string> };
+}
+interface ServiceEntry {
+  metadata: { name: string; namespace: string };
+  spec: { workloadSelector?: { labels: Record<string, string> } };
+}
+interface SimplePod {
+  metadata: { name: string; namespace: string };
+  labels: Record<string, string>;
+  ip: string;
+}
+interface SimpleService {
+  metadata: { name: string; namespace: string };
+  selector: Record<string, string>;
+}
+interface SimpleEndpoint {
+  pod: string;
+  service: string;
+  namespace: string;
+  ip: string;
+}
 
 const mkPod = (name: string, ip?: string, labels: Record<string, string> = { app: 'foo' }): Pod => ({
   metadata: { name, namespace: 'namespace', labels },
@@ -38,7 +62,9 @@ const staticPod: SimplePod = { metadata: { name: 'static', namespace: 'namespace
 
 function simplePods(pods: Collection<Pod>): Collection<SimplePod> {
   return newCollection(pods, (_ctx, p) =>
-    p.status?.podIP ? { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, labels: p.metadata.labels ?? {}, ip: p.status.podIP } : undefined,
+    p.status?.podIP
+      ? { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, labels: p.metadata.labels ?? {}, ip: p.status.podIP }
+      : undefined,
   );
 }
 
@@ -46,12 +72,21 @@ function simpleEndpoints(services: Collection<SimpleService>, pods: Collection<S
   return newManyCollection(
     services,
     (ctx, svc) =>
-      fetch(ctx, pods, filterLabel(svc.selector)).map((p) => ({ pod: p.metadata.name, service: svc.metadata.name, namespace: svc.metadata.namespace, ip: p.ip })),
+      fetch(ctx, pods, filterLabel(svc.selector)).map((p) => ({
+        pod: p.metadata.name,
+        service: svc.metadata.name,
+        namespace: svc.metadata.namespace,
+        ip: p.ip,
+      })),
     { name: 'SimpleEndpoints', key: (e: SimpleEndpoint) => `${e.namespace}/${e.service}/${e.pod}` },
   );
 }
 
-const endpointList = (c: Collection<SimpleEndpoint>): string[] => c.list().map((e) => `${e.service}/${e.pod}@${e.ip}`).sort();
+const endpointList = (c: Collection<SimpleEndpoint>): string[] =>
+  c
+    .list()
+    .map((e) => `${e.service}/${e.pod}@${e.ip}`)
+    .sort();
 
 describe('joinCollection', () => {
   it('should emit each change under its own key and list every key (krt TestJoinCollection/basic)', () => {
@@ -163,7 +198,10 @@ describe('joinCollection', () => {
     // A service entry without a workload selector is no service at all.
     serviceEntries.updateObject({ metadata: { name: 'se', namespace: 'namespace' }, spec: {} });
     tracker.expectEmpty();
-    serviceEntries.updateObject({ metadata: { name: 'se', namespace: 'namespace' }, spec: { workloadSelector: { labels: { app: 'foo' } } } });
+    serviceEntries.updateObject({
+      metadata: { name: 'se', namespace: 'namespace' },
+      spec: { workloadSelector: { labels: { app: 'foo' } } },
+    });
     expect(endpointList(endpoints)).toEqual(['se/name@1.2.3.6', 'se/static@9.9.9.9', 'svc/name@1.2.3.6', 'svc/static@9.9.9.9']);
     tracker.expectUnordered('add/namespace/se/name', 'add/namespace/se/static');
   });
@@ -175,7 +213,15 @@ describe('joinCollection', () => {
       const pods = collectionFromEvents<Pod>(cold('--a', { a: [add(mkPod('name', '1.2.3.4'))] }), { name: 'PodInformer' });
       const allPods = joinCollection([simplePods(pods), newStatic<SimplePod>(staticPod).asCollection()], { name: 'AllPods' });
       synced = allPods.waitUntilSynced();
-      const probe = cold('-x-y').pipe(map(() => ({ synced: allPods.hasSynced(), pods: allPods.list().map((p) => `${p.metadata.namespace}/${p.metadata.name}@${p.ip}`).sort() })));
+      const probe = cold('-x-y').pipe(
+        map(() => ({
+          synced: allPods.hasSynced(),
+          pods: allPods
+            .list()
+            .map((p) => `${p.metadata.namespace}/${p.metadata.name}@${p.ip}`)
+            .sort(),
+        })),
+      );
       expectObservable(probe).toBe('-x-y', {
         x: { synced: false, pods: ['namespace/static@9.9.9.9'] },
         y: { synced: true, pods: ['namespace/name@1.2.3.4', 'namespace/static@9.9.9.9'] },
@@ -201,7 +247,12 @@ describe('joinCollection', () => {
     const j = joinCollection([a, b]);
     const batches: string[] = [];
     j.registerBatch((bt) => {
-      batches.push(bt.map((e) => `${e.type}/${key(e.new ?? e.old!)}:${e.old?.v ?? ''}>${e.new?.v ?? ''}`).sort().join(','));
+      batches.push(
+        bt
+          .map((e) => `${e.type}/${key(e.new ?? e.old!)}:${e.old?.v ?? ''}>${e.new?.v ?? ''}`)
+          .sort()
+          .join(','),
+      );
     }, false);
     batch(() => {
       a.updateObject(obj('ns', 'x', 'a'));
@@ -248,7 +299,10 @@ describe('joinCollection', () => {
   });
 
   it('should key objects as its first collection does when given no key option', () => {
-    interface Item { id: string; v: string }
+    interface Item {
+      id: string;
+      v: string;
+    }
     const a = newStaticCollection<Item>([], { key: (i: Item) => i.id });
     const b = newStaticCollection<Item>([{ id: 'x', v: 'b' }], { key: (i: Item) => i.id });
     const j = joinCollection([a, b]);
@@ -265,7 +319,9 @@ describe('joinCollection', () => {
     const c3 = newStatic<Named>(undefined);
     const j = joinCollection([c1.asCollection(), c2.asCollection(), c3.asCollection()]);
     const seen: Event<Named>[] = [];
-    j.register((e) => { seen.push(e); });
+    j.register((e) => {
+      seen.push(e);
+    });
     const take = () => seen.splice(0).map((e) => `${e.type}:${e.old?.v ?? ''}>${e.new?.v ?? ''}`);
 
     c2.set(obj('ns', 'a', 'c2'));

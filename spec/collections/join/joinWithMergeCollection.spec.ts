@@ -11,7 +11,11 @@ import {
 } from '../../../src/index.js';
 import { describeEvents, trackEvents } from '../../../src/testing/index.js';
 
-interface SimpleService { metadata: { name: string; namespace: string }; selector: Record<string, string>; ip?: string }
+interface SimpleService {
+  metadata: { name: string; namespace: string };
+  selector: Record<string, string>;
+  ip?: string;
+}
 const svc = (name: string, selector: Record<string, string>, ip?: string): SimpleService => ({
   metadata: { name, namespace: 'namespace' },
   selector,
@@ -27,15 +31,25 @@ function mergeServices(values: SimpleService[]): SimpleService | undefined {
   return { ...values[0]!, selector };
 }
 
-interface NamespaceIPs { namespace: string; ips: string[] }
+interface NamespaceIPs {
+  namespace: string;
+  ips: string[];
+}
 function namespaceIPs(services: Collection<SimpleService>): Collection<NamespaceIPs> {
   const byNamespace = newNamespaceIndex(services);
-  return newCollection(byNamespace.asCollection(), (_ctx, group) => ({ namespace: group.key, ips: group.objects.map((s) => s.ip!).sort() }), {
-    key: (n: NamespaceIPs) => n.namespace,
-  });
+  return newCollection(
+    byNamespace.asCollection(),
+    (_ctx, group) => ({ namespace: group.key, ips: group.objects.map((s) => s.ip!).sort() }),
+    {
+      key: (n: NamespaceIPs) => n.namespace,
+    },
+  );
 }
 
-interface Row { metadata: { name: string }; n: number }
+interface Row {
+  metadata: { name: string };
+  n: number;
+}
 const row = (name: string, n: number): Row => ({ metadata: { name }, n });
 
 describe('joinWithMergeCollection', () => {
@@ -78,7 +92,10 @@ describe('joinWithMergeCollection', () => {
     const calls: number[][] = [];
     const sum = joinWithMergeCollection([a, b, c], (values) => {
       calls.push(values.map((v) => v.n));
-      return row(values[0]!.metadata.name, values.reduce((s, v) => s + v.n, 0));
+      return row(
+        values[0]!.metadata.name,
+        values.reduce((s, v) => s + v.n, 0),
+      );
     });
     c.updateObject(row('k', 3));
     a.updateObject(row('k', 1));
@@ -91,7 +108,12 @@ describe('joinWithMergeCollection', () => {
   it('should emit one delete per deleted key, and an update while another collection still holds it', () => {
     const a = newStaticCollection<Row>([row('k', 1), row('j', 1)]);
     const b = newStaticCollection<Row>([row('k', 2), row('j', 2)]);
-    const sum = joinWithMergeCollection([a, b], (values) => row(values[0]!.metadata.name, values.reduce((s, v) => s + v.n, 0)));
+    const sum = joinWithMergeCollection([a, b], (values) =>
+      row(
+        values[0]!.metadata.name,
+        values.reduce((s, v) => s + v.n, 0),
+      ),
+    );
     const batches: string[] = [];
     sum.registerBatch((bt) => {
       batches.push(describeEvents(bt, { sort: true }));
@@ -113,7 +135,9 @@ describe('joinWithMergeCollection', () => {
     const a = newStaticCollection<Row>([]);
     const b = newStaticCollection<Row>([]);
     // Only keys held by both collections survive (an intersection).
-    const both = joinWithMergeCollection([a, b], (values) => (values.length === 2 ? row(values[0]!.metadata.name, values[0]!.n + values[1]!.n) : undefined));
+    const both = joinWithMergeCollection([a, b], (values) =>
+      values.length === 2 ? row(values[0]!.metadata.name, values[0]!.n + values[1]!.n) : undefined,
+    );
     const t = trackEvents(both);
     a.updateObject(row('k', 1));
     expect(both.getKey('k')).toBeUndefined();
@@ -178,7 +202,10 @@ describe('joinWithMergeCollection', () => {
   });
 
   it('should key objects as its first collection does when given no key option', () => {
-    interface Item { id: string; n: number }
+    interface Item {
+      id: string;
+      n: number;
+    }
     const a = newStaticCollection<Item>([], { key: (i: Item) => i.id });
     const b = newStaticCollection<Item>([], { key: (i: Item) => i.id });
     const merged = joinWithMergeCollection([a, b], (values) => ({ id: values[0]!.id, n: values.reduce((s, v) => s + v.n, 0) }));
@@ -190,9 +217,13 @@ describe('joinWithMergeCollection', () => {
 
   it('should reject a merged value whose key differs from the key it merges, keeping the last value', () => {
     const a = newStaticCollection<Row>([row('k', 1)]);
-    const renamed = joinWithMergeCollection([a], (values) => (values[0]!.n > 1 ? row(`${values[0]!.metadata.name}-x`, values[0]!.n) : values[0]), {
-      name: 'Renamed',
-    });
+    const renamed = joinWithMergeCollection(
+      [a],
+      (values) => (values[0]!.n > 1 ? row(`${values[0]!.metadata.name}-x`, values[0]!.n) : values[0]),
+      {
+        name: 'Renamed',
+      },
+    );
     const errors: TransformError[] = [];
     renamed.errors$.subscribe((e) => errors.push(e));
     const t = trackEvents(renamed);

@@ -1,6 +1,15 @@
 // White-box: how a stored dependency matches objects, and how dependency lists combine.
 import { describe, it, expect } from '@jest/globals';
-import { filterGeneric, filterIndex, filterKey, filterKeys, filterLabel, filterSelects, newIndex, newStaticCollection } from '../../../src/index.js';
+import {
+  filterGeneric,
+  filterIndex,
+  filterKey,
+  filterKeys,
+  filterLabel,
+  filterSelects,
+  newIndex,
+  newStaticCollection,
+} from '../../../src/index.js';
 import { internal, type InternalCollection } from '../../../src/engine/internalCollection.js';
 import { depArray, depUnion, matches } from '../../../src/engine/derived/dependency.js';
 import { buildDependency } from '../../../src/fetch/buildDependency.js';
@@ -29,7 +38,7 @@ describe('matches', () => {
 });
 
 describe('depUnion', () => {
-  it('should keep the first list\'s records ahead of the second\'s, and hand back a list when the other is empty', () => {
+  it("should keep the first list's records ahead of the second's, and hand back a list when the other is empty", () => {
     const x = buildDependency(source, [filterKey('namespace/a')]);
     const y = buildDependency(source, [filterKey('namespace/b')]);
     const z = buildDependency(source, [filterLabel(labels)]);

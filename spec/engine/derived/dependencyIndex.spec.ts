@@ -55,7 +55,9 @@ describe('DependencyIndex', () => {
     const pods = newStaticCollection<Pod>([pod('p', '1', { cm: 'b' })]);
     const out = newCollection(pods, (ctx, p) => ({
       metadata: p.metadata,
-      n: byTeam.fetch(ctx, 'x', filterLabel(selector)).length + (p.metadata.labels?.['cm'] === undefined ? 0 : fetch(ctx, cms, filterKey(`namespace/${p.metadata.labels['cm']}`)).length),
+      n:
+        byTeam.fetch(ctx, 'x', filterLabel(selector)).length +
+        (p.metadata.labels?.['cm'] === undefined ? 0 : fetch(ctx, cms, filterKey(`namespace/${p.metadata.labels['cm']}`)).length),
     }));
     const ix = depsOf(out);
     const first = ix.depsOf('namespace/p');
@@ -84,7 +86,11 @@ describe('DependencyIndex', () => {
   });
 
   it('should reuse the record of an index fetch only when its index key and filters are the very same', () => {
-    const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'x', tier: 'web' }), configMap('b', { team: 'x' }), configMap('c', { team: 'y' })]);
+    const cms = newStaticCollection<ConfigMap>([
+      configMap('a', { team: 'x', tier: 'web' }),
+      configMap('b', { team: 'x' }),
+      configMap('c', { team: 'y' }),
+    ]);
     const byTeam = newIndex(cms, 'team', (c) => [c.metadata.labels?.['team'] ?? '']);
     const web = Object.freeze({ tier: 'web' });
     const webAgain = Object.freeze({ tier: 'web' });
@@ -106,7 +112,10 @@ describe('DependencyIndex', () => {
     const pods = newStaticCollection<Pod>([pod('p', '1', { f: 'none', team: 'x' })]);
     const out = newCollection(pods, (ctx, p) => ({
       metadata: p.metadata,
-      names: byTeam.fetch(ctx, p.metadata.labels!['team']!, ...fetches[p.metadata.labels!['f']!]!()).map((c) => c.metadata.name).join(','),
+      names: byTeam
+        .fetch(ctx, p.metadata.labels!['team']!, ...fetches[p.metadata.labels!['f']!]!())
+        .map((c) => c.metadata.name)
+        .join(','),
     }));
     const ix = depsOf(out);
     const record = (): unknown => ix.depsOf('namespace/p')[0];
@@ -187,7 +196,10 @@ describe('DependencyIndex', () => {
   it('should keep a key entry as long as one input still uses it', () => {
     const cms = newStaticCollection<ConfigMap>([configMap('shared')]);
     const pods = newStaticCollection<Pod>([pod('a', '1', { cm: 'shared' }), pod('b', '1', { cm: 'shared' })]);
-    const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: fetch(ctx, cms, filterKey(`namespace/${p.metadata.labels?.['cm']}`)).length }));
+    const out = newCollection(pods, (ctx, p) => ({
+      metadata: p.metadata,
+      n: fetch(ctx, cms, filterKey(`namespace/${p.metadata.labels?.['cm']}`)).length,
+    }));
     const ix = depsOf(out);
     pods.deleteObject('namespace/a');
     expect(ix.reverseKeys(cms.uid)).toEqual(['key:namespace/shared']);
@@ -201,7 +213,10 @@ describe('DependencyIndex', () => {
     const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'x' })]);
     const byTeam = newIndex(cms, 'team', (c) => [c.metadata.labels?.['team'] ?? '']);
     const pods = newStaticCollection<Pod>([pod('p', '1', { team: 'x' })]);
-    const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: fetch(ctx, cms, filterIndex(byTeam, p.metadata.labels?.['team'] ?? '')).length }));
+    const out = newCollection(pods, (ctx, p) => ({
+      metadata: p.metadata,
+      n: fetch(ctx, cms, filterIndex(byTeam, p.metadata.labels?.['team'] ?? '')).length,
+    }));
     const ix = depsOf(out);
     expect(ix.reverseKeys(cms.uid)).toEqual(['index:team:x']);
     pods.updateObject(pod('p', '1', { team: 'y' }));
@@ -216,7 +231,10 @@ describe('DependencyIndex', () => {
   it('should stop scanning for an input that no longer reads without an index', () => {
     const cms = newStaticCollection<ConfigMap>([configMap('a', { app: 'x' })]);
     const pods = newStaticCollection<Pod>([pod('p', '1', { app: 'x' })]);
-    const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: fetch(ctx, cms, filterLabel(p.metadata.labels ?? {})).length }));
+    const out = newCollection(pods, (ctx, p) => ({
+      metadata: p.metadata,
+      n: fetch(ctx, cms, filterLabel(p.metadata.labels ?? {})).length,
+    }));
     const ix = depsOf(out);
     expect(ix.reverseEntryCount()).toBe(1); // one scanned input
     pods.deleteObject('namespace/p');
@@ -254,10 +272,16 @@ describe('DependencyIndex', () => {
       },
     });
     // Eight services: the namespace group answers fetches from its selector lookup, which files selectors once.
-    const services = newStaticCollection([counted('web', { app: 'web' }), ...Array.from({ length: 7 }, (_, i) => counted(`s${i}`, { app: `s${i}` }))]);
+    const services = newStaticCollection([
+      counted('web', { app: 'web' }),
+      ...Array.from({ length: 7 }, (_, i) => counted(`s${i}`, { app: `s${i}` })),
+    ]);
     const byNs = newIndex(services, 'ns', (s) => [s.metadata.namespace]);
     const pods = newStaticCollection<Pod>(Array.from({ length: 50 }, (_, i) => pod(`p${i}`, `10.0.0.${i}`, { app: 'web' })));
-    const served = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: byNs.fetch(ctx, 'namespace', filterSelectsNonEmpty(p.metadata.labels ?? {})).length }));
+    const served = newCollection(pods, (ctx, p) => ({
+      metadata: p.metadata,
+      n: byNs.fetch(ctx, 'namespace', filterSelectsNonEmpty(p.metadata.labels ?? {})).length,
+    }));
     reads = 0;
     services.updateObject(counted('web', { app: 'other' }));
     expect(served.list().every((w) => w.n === 0)).toBe(true);
@@ -310,7 +334,10 @@ describe('DependencyIndex', () => {
       const cms = newStaticCollection<ConfigMap>([configMap('a', { team: 'y' })]);
       const byNs = newIndex(cms, 'ns', (c) => [c.metadata.namespace]);
       const pods = newStaticCollection<Pod>(Array.from({ length: readers }, (_, i) => pod(`p${i}`, `10.0.0.${i}`)));
-      const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: byNs.fetch(ctx, 'namespace', filterLabel({ team: 'x' })).length }));
+      const out = newCollection(pods, (ctx, p) => ({
+        metadata: p.metadata,
+        n: byNs.fetch(ctx, 'namespace', filterLabel({ team: 'x' })).length,
+      }));
       const handle = depsOf(out).depsOf('namespace/p0')[0]!.indexHandle!;
       const extract = handle.extract.bind(handle);
       let asks = 0;
@@ -332,8 +359,16 @@ describe('DependencyIndex', () => {
     const byTeam = newIndex(cms, 'team', (c) => [c.metadata.labels?.['team'] ?? '']);
     const pods = newStaticCollection<Pod>([pod('p', '1')]);
     // One reader, two records in one index: found under either key, it must be tested against both records.
-    const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, x: byTeam.fetch(ctx, 'x').length, z: byTeam.fetch(ctx, 'z').length }));
-    const seen = (): string => out.list().map((w) => `x=${w.x},z=${w.z}`).join();
+    const out = newCollection(pods, (ctx, p) => ({
+      metadata: p.metadata,
+      x: byTeam.fetch(ctx, 'x').length,
+      z: byTeam.fetch(ctx, 'z').length,
+    }));
+    const seen = (): string =>
+      out
+        .list()
+        .map((w) => `x=${w.x},z=${w.z}`)
+        .join();
     cms.updateObject(configMap('a', { team: 'x' }));
     expect(seen()).toBe('x=1,z=0');
     cms.updateObject(configMap('a', { team: 'z' }));
@@ -347,7 +382,12 @@ describe('DependencyIndex', () => {
     const byTeam = newIndex(cms, 'team', (c) => [c.metadata.labels?.['team'] ?? '']);
     const pods = newStaticCollection<Pod>([pod('px', '1', { team: 'x' }), pod('pz', '2', { team: 'z' })]);
     const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: byTeam.fetch(ctx, p.metadata.labels?.['team'] ?? '').length }));
-    const n = (): string => out.list().map((w) => `${w.metadata.name}=${w.n}`).sort().join(',');
+    const n = (): string =>
+      out
+        .list()
+        .map((w) => `${w.metadata.name}=${w.n}`)
+        .sort()
+        .join(',');
     expect(n()).toBe('px=0,pz=0');
     cms.updateObject(configMap('a', { team: 'x' })); // y → x: only the new key has readers
     expect(n()).toBe('px=1,pz=0');

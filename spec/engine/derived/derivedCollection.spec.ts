@@ -35,19 +35,33 @@ interface Svc {
   spec: { selector: Labels };
 }
 
-const spec = (name: string, ...selectors: Array<[string, Labels]>): Spec => ({ metadata: { name }, selectors: selectors.map(([n, selector]) => ({ name: n, selector })) });
+const spec = (name: string, ...selectors: Array<[string, Labels]>): Spec => ({
+  metadata: { name },
+  selectors: selectors.map(([n, selector]) => ({ name: n, selector })),
+});
 const names = (xs: readonly Svc[]): string[] => xs.map((s) => s.metadata.name);
 type Lookup = { slots: Map<string, unknown> } | undefined;
 const lookupOf = (c: Collection<unknown>): Lookup => (c as unknown as { indexes: { lookup: Lookup } }).indexes.lookup;
 
 /** One output per spec: its first selector, named like the spec (none when it has no selectors). */
 function oneEach(specs: Collection<Spec>): Collection<Svc> {
-  return newCollection(specs, (_ctx, s) => (s.selectors.length === 0 ? undefined : { metadata: { name: s.metadata.name }, spec: { selector: s.selectors[0]!.selector } }), { name: 'Services' });
+  return newCollection(
+    specs,
+    (_ctx, s) =>
+      s.selectors.length === 0 ? undefined : { metadata: { name: s.metadata.name }, spec: { selector: s.selectors[0]!.selector } },
+    { name: 'Services' },
+  );
 }
 
 describe('DerivedCollection values', () => {
   it('should step through the visible values in list order, skipping entries without one, each iterator on its own', () => {
-    const specs = newStaticCollection<Spec>([spec('s0'), spec('s1', ['s1', { app: 'a' }]), spec('s2'), spec('s3', ['s3', { app: 'b' }]), spec('s4')]);
+    const specs = newStaticCollection<Spec>([
+      spec('s0'),
+      spec('s1', ['s1', { app: 'a' }]),
+      spec('s2'),
+      spec('s3', ['s3', { app: 'b' }]),
+      spec('s4'),
+    ]);
     const services = internal(oneEach(specs));
     expect(names([...services.values()])).toEqual(['s1', 's3']);
     const a = services.values();
@@ -60,7 +74,15 @@ describe('DerivedCollection values', () => {
     expect(a.next()).toEqual({ done: true, value: undefined });
     expect(b.next().done).toBe(true);
     // A scan through a filter that no lookup answers goes through them too.
-    const found = newSingleton((ctx) => names(fetch(ctx, oneEach(specs), filterGeneric((s: Svc) => s.spec.selector['app'] === 'b'))));
+    const found = newSingleton((ctx) =>
+      names(
+        fetch(
+          ctx,
+          oneEach(specs),
+          filterGeneric((s: Svc) => s.spec.selector['app'] === 'b'),
+        ),
+      ),
+    );
     expect(found.get()).toEqual(['s3']);
   });
 });
@@ -83,7 +105,11 @@ describe('DerivedCollection selector lookup', () => {
 
   it('should keep an input’s place when its output appears after later inputs’ outputs', () => {
     // s0 and s1 produce nothing at first: their entries exist (they are inputs) ahead of everyone else's.
-    const specs = newStaticCollection<Spec>([spec('s0'), spec('s1'), ...Array.from({ length: 9 }, (_, i) => spec(`t${i}`, [`t${i}`, { app: 'web' }]))]);
+    const specs = newStaticCollection<Spec>([
+      spec('s0'),
+      spec('s1'),
+      ...Array.from({ length: 9 }, (_, i) => spec(`t${i}`, [`t${i}`, { app: 'web' }])),
+    ]);
     const services = oneEach(specs);
     const found = newSingleton((ctx) => names(fetch(ctx, services, filterSelects({ app: 'web' }))), { name: 'Found' });
     expect(found.get()).toEqual(['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7', 't8']);
@@ -108,7 +134,9 @@ describe('DerivedCollection selector lookup', () => {
     newSingleton((ctx) => fetch(ctx, services, filterSelects({ app: 'web' })).length);
     const slots = (lookupOf(services) as unknown as { slots: Map<string, { bucket: unknown }> }).slots;
     slots.get('s0')!.bucket = [];
-    expect(() => specs.updateObject(spec('t0', ['t0', { app: 'db' }]))).toThrow(/collection "Services": selector lookup files "s0", which holds no value/);
+    expect(() => specs.updateObject(spec('t0', ['t0', { app: 'db' }]))).toThrow(
+      /collection "Services": selector lookup files "s0", which holds no value/,
+    );
   });
 
   it('should give what a scan of the collection gives, in its order, through random edits of a many-output collection', () => {
@@ -125,7 +153,13 @@ describe('DerivedCollection selector lookup', () => {
       const randomSpec = (name: string): Spec => {
         // Outputs are named from a small pool, so that inputs meet (conflicts) and outputs change hands.
         const n = Math.floor(rand() * 3);
-        return spec(name, ...Array.from({ length: n }, (): [string, Labels] => [pick(['o0', 'o1', 'o2', 'o3', 'o4', 'o5', 'o6', 'o7', 'o8', 'o9', 'o10', 'o11', name]), randomLabels(0.5)]));
+        return spec(
+          name,
+          ...Array.from({ length: n }, (): [string, Labels] => [
+            pick(['o0', 'o1', 'o2', 'o3', 'o4', 'o5', 'o6', 'o7', 'o8', 'o9', 'o10', 'o11', name]),
+            randomLabels(0.5),
+          ]),
+        );
       };
       const specs = newStaticCollection<Spec>(Array.from({ length: 14 }, (_, i) => randomSpec(`i${i}`)));
       const services = newManyCollection(
@@ -183,7 +217,8 @@ describe('DerivedCollection work list', () => {
     n: number;
   }
   const item = (name: string, n: number): Item => ({ metadata: { name }, n });
-  const entriesOf = (c: Collection<unknown>): Map<string, { queued: boolean }> => (internal(c) as unknown as { entries: Map<string, { queued: boolean }> }).entries;
+  const entriesOf = (c: Collection<unknown>): Map<string, { queued: boolean }> =>
+    (internal(c) as unknown as { entries: Map<string, { queued: boolean }> }).entries;
 
   it('should unmark every input it recomputed, so that the next change to any of them is seen', () => {
     const items = newStaticCollection<Item>([item('a', 1), item('b', 1), item('c', 1)]);
@@ -224,7 +259,13 @@ describe('DerivedCollection fetching its own parent', () => {
     const items = newStaticCollection<Item>([item('a', 'g', false), item('b', 'g', false)]);
     const out = newCollection(items, (ctx, i) => ({
       metadata: i.metadata,
-      peers: i.counts ? fetch(ctx, items, filterGeneric((o: Item) => o.group === i.group)).length : -1,
+      peers: i.counts
+        ? fetch(
+            ctx,
+            items,
+            filterGeneric((o: Item) => o.group === i.group),
+          ).length
+        : -1,
     }));
     const dependencyIndex = (internal(out) as unknown as { dependencyIndex(): { uses(uid: number): boolean } }).dependencyIndex();
     const parentUid = (internal(items) as unknown as { uid: number }).uid;
@@ -297,7 +338,12 @@ describe('DerivedCollection flush of many inputs', () => {
     // Strict mode's checks after the commit compare the outputs again; nothing else is logged.
     expect(seen.slice(count).every((l) => l.startsWith('equals '))).toBe(true);
     // The failed inputs keep their last good outputs; the others apply.
-    expect(out.list().map((o) => `${o.metadata.name}=${o.v}`).sort()).toEqual(names.map((n, i) => `${n}=${fails(i) ? 1 : 2}`));
+    expect(
+      out
+        .list()
+        .map((o) => `${o.metadata.name}=${o.v}`)
+        .sort(),
+    ).toEqual(names.map((n, i) => `${n}=${fails(i) ? 1 : 2}`));
   });
 
   it('should build a collection of many inputs as it would one by one', () => {
@@ -328,7 +374,12 @@ describe('DerivedCollection flush of many inputs', () => {
       src.updateObject(input('b', 2, 'discard'));
       src.updateObject(input('c', 2));
     });
-    expect(out.list().map((o) => `${o.metadata.name}=${o.v}`).sort()).toEqual(['a=2', 'b=1', 'c=2']);
+    expect(
+      out
+        .list()
+        .map((o) => `${o.metadata.name}=${o.v}`)
+        .sort(),
+    ).toEqual(['a=2', 'b=1', 'c=2']);
     expect(t.take().sort()).toEqual(['update/a', 'update/c']);
     expect(log.lines).toEqual([]);
   });
@@ -352,7 +403,11 @@ describe('DerivedCollection flush of many inputs', () => {
     oneByOne.updateObject(input('a', 3));
     oneByOne.updateObject(input('d', 4, 'claim-x'));
     oneByOne.updateObject(input('c', 5, 'claim-x'));
-    const shown = (c: Collection<Out>): string[] => c.list().map((o) => `${o.metadata.name}=${o.v}`).sort();
+    const shown = (c: Collection<Out>): string[] =>
+      c
+        .list()
+        .map((o) => `${o.metadata.name}=${o.v}`)
+        .sort();
     expect(shown(out)).toEqual(shown(rebuilt));
     expect(out.getKey('x')).toBeDefined();
     // The contest for "x" is reported (which report comes first is the ledger's business, not this spec's).
@@ -361,12 +416,25 @@ describe('DerivedCollection flush of many inputs', () => {
   });
 
   it('should record what every run of the flush read, whether it read what it read before or not', () => {
-    const configs = newStaticCollection<{ metadata: { name: string }; v: number }>(['c-a', 'c-b', 'c-c', 'c-d'].map((n) => ({ metadata: { name: n }, v: 0 })));
+    const configs = newStaticCollection<{ metadata: { name: string }; v: number }>(
+      ['c-a', 'c-b', 'c-c', 'c-d'].map((n) => ({ metadata: { name: n }, v: 0 })),
+    );
     const src = newStaticCollection<In>(['a', 'b', 'c', 'd'].map((n) => input(n, 1)));
     const out = newCollection(src, (ctx, i): Out => {
       // Inputs read their own config; marked ones read the next input's too (a list that diverges).
-      const own = fetch(ctx, configs, filterGeneric((c) => (c as { metadata: { name: string } }).metadata.name === `c-${i.metadata.name}`));
-      const extra = i.act === 'read-config' ? fetch(ctx, configs, filterGeneric((c) => (c as { metadata: { name: string } }).metadata.name === 'c-d')) : [];
+      const own = fetch(
+        ctx,
+        configs,
+        filterGeneric((c) => (c as { metadata: { name: string } }).metadata.name === `c-${i.metadata.name}`),
+      );
+      const extra =
+        i.act === 'read-config'
+          ? fetch(
+              ctx,
+              configs,
+              filterGeneric((c) => (c as { metadata: { name: string } }).metadata.name === 'c-d'),
+            )
+          : [];
       return { metadata: i.metadata, v: i.v * 100 + own[0]!.v * 10 + (extra[0]?.v ?? 0) };
     });
     batch(() => {
@@ -374,7 +442,11 @@ describe('DerivedCollection flush of many inputs', () => {
       src.updateObject(input('b', 2));
       src.updateObject(input('c', 2, 'read-config'));
     });
-    const values = (): string[] => out.list().map((o) => `${o.metadata.name}=${o.v}`).sort();
+    const values = (): string[] =>
+      out
+        .list()
+        .map((o) => `${o.metadata.name}=${o.v}`)
+        .sort();
     expect(values()).toEqual(['a=200', 'b=200', 'c=200', 'd=100']);
     configs.updateObject({ metadata: { name: 'c-d' }, v: 1 });
     expect(values()).toEqual(['a=201', 'b=200', 'c=201', 'd=110']);

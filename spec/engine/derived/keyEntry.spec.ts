@@ -14,7 +14,10 @@ describe('KeyEntry', () => {
     e.many = undefined;
     e.waiting = undefined;
     expect(rareOf(e)).toBeUndefined();
-    e.many = new Map([['a', 1], ['b', 2]]);
+    e.many = new Map([
+      ['a', 1],
+      ['b', 2],
+    ]);
     e.waiting = [other];
     e.error = 'boom';
     expect([e.many.size, e.waiting, e.error, e.goodDeps]).toEqual([2, [other], 'boom', null]);
@@ -32,7 +35,10 @@ describe('KeyEntry', () => {
     e.isInput = true;
     e.applied = true;
     e.changed = true;
-    e.many = new Map([['a', 1], ['b', 2]]);
+    e.many = new Map([
+      ['a', 1],
+      ['b', 2],
+    ]);
     e.error = 'boom';
     e.waiting = [other];
     e.clearInput();

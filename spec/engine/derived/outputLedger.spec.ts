@@ -7,7 +7,10 @@ import type { TransformError } from '../../../src/core/errors.js';
 
 // White-box: the output side of a derived collection, driven directly. Inputs are entries marked as inputs;
 // `apply` gives an input its outputs (one key and value, or none), as a recompute would.
-interface Out { name: string; v: number }
+interface Out {
+  name: string;
+  v: number;
+}
 
 function ledger() {
   const entries = new Map<string, KeyEntry<Out>>();
@@ -122,7 +125,7 @@ describe('OutputLedger', () => {
     expect([...t.entries.keys()].sort()).toEqual(['a', 'b', 'x']);
   });
 
-  it('should keep an output in its input\'s own entry when keyed alike, and drop output-only entries once empty', () => {
+  it("should keep an output in its input's own entry when keyed alike, and drop output-only entries once empty", () => {
     const t = ledger();
     const a = t.input('a');
     t.produce(a, 'a', 1);

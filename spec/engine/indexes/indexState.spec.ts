@@ -16,8 +16,14 @@ import {
   type TransformError,
 } from '../../../src/index.js';
 
-interface Svc { metadata: { name: string; namespace: string }; spec: { selector: Record<string, string> } }
-const svc = (ns: string, name: string, selector: Record<string, string>): Svc => ({ metadata: { name, namespace: ns }, spec: { selector } });
+interface Svc {
+  metadata: { name: string; namespace: string };
+  spec: { selector: Record<string, string> };
+}
+const svc = (ns: string, name: string, selector: Record<string, string>): Svc => ({
+  metadata: { name, namespace: ns },
+  spec: { selector },
+});
 const nameList = (xs: readonly Svc[]): string => xs.map((s) => s.metadata.name).join(',');
 
 /** What a scan of the group gives: the group's objects in order, tested one by one. */
@@ -33,16 +39,26 @@ describe('IndexState selector lookups', () => {
     const services = newStaticCollection<Svc>([], { name: 'Services' });
     const byNs = newNamespaceIndex(services);
     const labels = { app: 'web', tier: 'front' };
-    const seen = newSingleton((ctx) => ({
-      nonEmpty: nameList(byNs.fetch(ctx, 'ns', filterSelectsNonEmpty(labels))),
-      any: nameList(byNs.fetch(ctx, 'ns', filterSelects(labels))),
-    }), { name: 'Seen' });
+    const seen = newSingleton(
+      (ctx) => ({
+        nonEmpty: nameList(byNs.fetch(ctx, 'ns', filterSelectsNonEmpty(labels))),
+        any: nameList(byNs.fetch(ctx, 'ns', filterSelects(labels))),
+      }),
+      { name: 'Seen' },
+    );
     const check = (): void => {
       const group = byNs.lookup('ns');
       expect(seen.get()).toEqual({ nonEmpty: scanned(group, labels, true), any: scanned(group, labels, false) });
     };
     // Twelve services, some selecting the labels, some empty, some selecting something else.
-    const selectors: Record<string, string>[] = [{ app: 'web' }, { app: 'db' }, {}, { tier: 'front' }, { app: 'web', tier: 'back' }, { app: 'web', tier: 'front' }];
+    const selectors: Record<string, string>[] = [
+      { app: 'web' },
+      { app: 'db' },
+      {},
+      { tier: 'front' },
+      { app: 'web', tier: 'back' },
+      { app: 'web', tier: 'front' },
+    ];
     batch(() => {
       for (let i = 0; i < 12; i++) services.updateObject(svc('ns', `s${i}`, selectors[i % selectors.length]!));
     });
@@ -90,16 +106,28 @@ describe('IndexState selector lookups', () => {
     const byNs = newNamespaceIndex(services);
     for (let i = 0; i < 10; i++) services.updateObject(svc('ns', `s${i}`, i % 2 === 0 ? { app: 'web' } : { app: 'db' }));
     const pods = newStaticCollection([{ metadata: { name: 'p', namespace: 'ns' } }], { name: 'Pods' });
-    const out = newCollection(pods, (ctx, p) => {
-      // The predicate itself fetches through the same group by selector, while the outer fetch tests it.
-      const inner = filterGeneric((s: Svc) => byNs.fetch(ctx, 'ns', filterSelectsNonEmpty({ app: 'db' })).length === 5 && s.metadata.name !== 's2');
-      return { metadata: p.metadata, names: nameList(byNs.fetch(ctx, p.metadata.namespace, filterSelectsNonEmpty({ app: 'web' }), inner)) };
-    }, { name: 'Out' });
+    const out = newCollection(
+      pods,
+      (ctx, p) => {
+        // The predicate itself fetches through the same group by selector, while the outer fetch tests it.
+        const inner = filterGeneric(
+          (s: Svc) => byNs.fetch(ctx, 'ns', filterSelectsNonEmpty({ app: 'db' })).length === 5 && s.metadata.name !== 's2',
+        );
+        return {
+          metadata: p.metadata,
+          names: nameList(byNs.fetch(ctx, p.metadata.namespace, filterSelectsNonEmpty({ app: 'web' }), inner)),
+        };
+      },
+      { name: 'Out' },
+    );
     expect(out.getKey('ns/p')?.names).toBe('s0,s4,s6,s8');
   });
 
   it('should meet a selector that cannot be read where a scan would: with the same errors, naming the fetching transform', () => {
-    interface Odd { metadata: { name: string; namespace: string }; getLabelSelector(): Record<string, string> }
+    interface Odd {
+      metadata: { name: string; namespace: string };
+      getLabelSelector(): Record<string, string>;
+    }
     const odd = (name: string, broken: boolean): Odd => ({
       metadata: { name, namespace: 'ns' },
       getLabelSelector: () => {
@@ -113,7 +141,11 @@ describe('IndexState selector lookups', () => {
       const byNs = newNamespaceIndex(objects);
       for (let i = 0; i < size; i++) objects.updateObject(odd(`o${i}`, false));
       const pods = newStaticCollection([{ metadata: { name: 'p', namespace: 'ns' } }], { name: 'Pods' });
-      const out = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, n: byNs.fetch(ctx, 'ns', filterSelectsNonEmpty({ app: 'web' })).length }), { name: 'Out' });
+      const out = newCollection(
+        pods,
+        (ctx, p) => ({ metadata: p.metadata, n: byNs.fetch(ctx, 'ns', filterSelectsNonEmpty({ app: 'web' })).length }),
+        { name: 'Out' },
+      );
       const errors: TransformError[] = [];
       out.errors$.subscribe((e) => errors.push(e));
       expect(out.getKey('ns/p')?.n).toBe(size);
@@ -139,9 +171,16 @@ describe('IndexState.extract', () => {
       calls++;
       return [s.metadata.namespace];
     });
-    interface P { metadata: { name: string; namespace: string; labels: Record<string, string> } }
-    const pods = newStaticCollection<P>(Array.from({ length: 50 }, (_, i) => ({ metadata: { name: `p${i}`, namespace: 'ns', labels: { app: 'web' } } })));
-    const served = newCollection(pods, (ctx, p) => ({ metadata: p.metadata, services: byNs.fetch(ctx, 'ns', filterSelectsNonEmpty(p.metadata.labels)).length }));
+    interface P {
+      metadata: { name: string; namespace: string; labels: Record<string, string> };
+    }
+    const pods = newStaticCollection<P>(
+      Array.from({ length: 50 }, (_, i) => ({ metadata: { name: `p${i}`, namespace: 'ns', labels: { app: 'web' } } })),
+    );
+    const served = newCollection(pods, (ctx, p) => ({
+      metadata: p.metadata,
+      services: byNs.fetch(ctx, 'ns', filterSelectsNonEmpty(p.metadata.labels)).length,
+    }));
     calls = 0;
     // The 50 readers are each tested against the event's old and new object: with a one-entry memo the two
     // evicted each other, and this took 2 calls per reader.

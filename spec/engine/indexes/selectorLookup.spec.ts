@@ -57,7 +57,12 @@ describe('SelectorLookup', () => {
     type Named = { name: string };
     const l = new SelectorLookup<Named>();
     l.set('empty', svc('empty', {}));
-    l.set('broken', { name: 'broken', getLabelSelector: (): Labels => { throw new Error('no selector'); } } as Named);
+    l.set('broken', {
+      name: 'broken',
+      getLabelSelector: (): Labels => {
+        throw new Error('no selector');
+      },
+    } as Named);
     l.set('web', svc('web', { app: 'web' }));
     const names = (labels: Labels, withEmpty: boolean): string[] => {
       const out = new CandidateList<Named>();
@@ -176,40 +181,43 @@ describe('SelectorLookup', () => {
   it.each([
     ['four', ['app', 'tier', 'zone', 'shard']],
     ['eight', ['app', 'tier', 'zone', 'shard', 'team', 'env', 'version', 'track']],
-  ])('should name, in order, a superset of what a scan selects, for random selectors, labels and edits (%s label names)', (_, labelNames) => {
-    const rand = seededRandom(7);
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-    const p0 = 4 / labelNames.length;
-    const randomLabels = (p: number): Labels => {
-      const l: Record<string, string> = {};
-      for (const name of labelNames) if (rand() < p * p0) l[name] = pick(['a', 'b', 'c']);
-      return l;
-    };
-    const lookup = new SelectorLookup<Svc>();
-    // The set the lookup mirrors, kept the way an index group is (a Map: updates keep their place).
-    const mirror = new Map<string, Svc>();
-    for (let step = 0; step < 5000; step++) {
-      const name = `s${Math.floor(rand() * 30)}`;
-      if (rand() < 0.2) {
-        lookup.delete(name);
-        mirror.delete(name);
-      } else {
-        const s = svc(name, randomLabels(0.4));
-        lookup.set(name, s);
-        mirror.set(name, s);
+  ])(
+    'should name, in order, a superset of what a scan selects, for random selectors, labels and edits (%s label names)',
+    (_, labelNames) => {
+      const rand = seededRandom(7);
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+      const p0 = 4 / labelNames.length;
+      const randomLabels = (p: number): Labels => {
+        const l: Record<string, string> = {};
+        for (const name of labelNames) if (rand() < p * p0) l[name] = pick(['a', 'b', 'c']);
+        return l;
+      };
+      const lookup = new SelectorLookup<Svc>();
+      // The set the lookup mirrors, kept the way an index group is (a Map: updates keep their place).
+      const mirror = new Map<string, Svc>();
+      for (let step = 0; step < 5000; step++) {
+        const name = `s${Math.floor(rand() * 30)}`;
+        if (rand() < 0.2) {
+          lookup.delete(name);
+          mirror.delete(name);
+        } else {
+          const s = svc(name, randomLabels(0.4));
+          lookup.set(name, s);
+          mirror.set(name, s);
+        }
+        expect(lookup.inconsistency(mirror)).toBeUndefined();
+        const labels = randomLabels(0.7);
+        for (const withEmpty of [false, true]) {
+          const named = candidatesOf(lookup, labels, withEmpty);
+          const order = [...mirror.keys()];
+          // In the set's order, without repeats …
+          expect(named).toEqual(order.filter((n) => named.includes(n)));
+          // … and missing nothing a scan would select.
+          const test = withEmpty ? (s: Svc) => isSubset(s.spec.selector, labels) : (s: Svc) => selectsNonEmpty(s.spec.selector, labels);
+          const selected = [...mirror.values()].filter(test).map((s) => s.name);
+          expect(selected.filter((n) => !named.includes(n))).toEqual([]);
+        }
       }
-      expect(lookup.inconsistency(mirror)).toBeUndefined();
-      const labels = randomLabels(0.7);
-      for (const withEmpty of [false, true]) {
-        const named = candidatesOf(lookup, labels, withEmpty);
-        const order = [...mirror.keys()];
-        // In the set's order, without repeats …
-        expect(named).toEqual(order.filter((n) => named.includes(n)));
-        // … and missing nothing a scan would select.
-        const test = withEmpty ? (s: Svc) => isSubset(s.spec.selector, labels) : (s: Svc) => selectsNonEmpty(s.spec.selector, labels);
-        const selected = [...mirror.values()].filter(test).map((s) => s.name);
-        expect(selected.filter((n) => !named.includes(n))).toEqual([]);
-      }
-    }
-  });
+    },
+  );
 });

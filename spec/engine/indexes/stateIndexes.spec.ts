@@ -31,8 +31,20 @@ describe('StateIndexes', () => {
     const source = internal(newStaticCollection<Svc>([]));
     const ix = new StateIndexes<Svc>();
     const errors: unknown[] = [];
-    const byNs = ix.indexFor('ns', source, (s) => [s.metadata.namespace], (e) => errors.push(e));
-    expect(ix.indexFor('ns', source, () => ['other'], (e) => errors.push(e))).toBe(byNs);
+    const byNs = ix.indexFor(
+      'ns',
+      source,
+      (s) => [s.metadata.namespace],
+      (e) => errors.push(e),
+    );
+    expect(
+      ix.indexFor(
+        'ns',
+        source,
+        () => ['other'],
+        (e) => errors.push(e),
+      ),
+    ).toBe(byNs);
     ix.lookup = new SelectorLookup<Svc>();
     const a = svc('a', 'x', { app: 'a' });
     ix.written('x/a', undefined, a);

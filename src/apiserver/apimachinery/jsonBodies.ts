@@ -19,7 +19,11 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | un
   if (media !== '' && !/json|yaml/.test(media)) {
     // kubectl sends protobuf for built-in kinds in some commands (`kubectl create configmap`): it does not
     // fall back to JSON after this 415, so those commands fail here (`kubectl create -f` sends JSON).
-    throw new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json`);
+    throw new StatusError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json`,
+    );
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -48,7 +52,14 @@ export function sendJson(res: ServerResponse, status: number, body: JsonValue, h
 
 /** Sends any thrown value as a `Status`: StatusErrors keep their code, anything else is a `500`. */
 export function sendError(res: ServerResponse, error: unknown): void {
-  const statusError = error instanceof StatusError ? error : new StatusError(500, 'InternalError', `Internal error occurred: ${String((error as Partial<Error> | null | undefined)?.message ?? error)}`);
+  const statusError =
+    error instanceof StatusError
+      ? error
+      : new StatusError(
+          500,
+          'InternalError',
+          `Internal error occurred: ${String((error as Partial<Error> | null | undefined)?.message ?? error)}`,
+        );
   const headers: Record<string, string> = {};
   const retry = statusError.details?.retryAfterSeconds;
   if (retry !== undefined) headers['Retry-After'] = String(retry);

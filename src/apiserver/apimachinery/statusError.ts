@@ -44,9 +44,20 @@ export class StatusError extends Error {
 /** The reason a real server pairs with each status code we emit on purpose (or inject via faults). */
 export function reasonForCode(code: number): string {
   const reasons: Record<number, string> = {
-    400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed',
-    406: 'NotAcceptable', 409: 'Conflict', 410: 'Expired', 415: 'UnsupportedMediaType', 422: 'Invalid',
-    429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout',
+    400: 'BadRequest',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'NotFound',
+    405: 'MethodNotAllowed',
+    406: 'NotAcceptable',
+    409: 'Conflict',
+    410: 'Expired',
+    415: 'UnsupportedMediaType',
+    422: 'Invalid',
+    429: 'TooManyRequests',
+    500: 'InternalError',
+    503: 'ServiceUnavailable',
+    504: 'Timeout',
   };
   return reasons[code] ?? (code >= 500 ? 'InternalError' : 'Unknown');
 }
@@ -73,7 +84,9 @@ export function conflict(plural: string, name: string, group = '', why?: string)
   const what = group ? `${plural}.${group}` : plural;
   const message = why ?? 'the object has been modified; please apply your changes to the latest version and try again';
   return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${what} "${name}": ${message}`, {
-    name, group: group || undefined, kind: plural,
+    name,
+    group: group || undefined,
+    kind: plural,
   });
 }
 
@@ -82,7 +95,9 @@ export function invalid(kind: string, name: string, causes: Array<{ field: strin
   const text = causes.map((c) => `${c.field}: ${c.message}`).join(', ');
   const what = group ? `${kind}.${group}` : kind;
   return new StatusError(422, 'Invalid', `${what} "${name}" is invalid: ${text}`, {
-    name, group: group || undefined, kind,
+    name,
+    group: group || undefined,
+    kind,
     causes: causes.map((c) => ({ reason: 'FieldValueInvalid', message: c.message, field: c.field })),
   });
 }

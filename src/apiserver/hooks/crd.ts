@@ -6,7 +6,6 @@ import type { KindHooks } from '../state/serverState.js';
 import type { StoredObject } from '../storage/storedObject.js';
 import { crdResourceTypes, crdStorageKey } from '../kinds/crdKinds.js';
 
-
 /** Hooks for CustomResourceDefinition objects: validate, report status, serve and retire kinds. */
 export const crdHooks: KindHooks = {
   validate(obj, before, rt) {
@@ -32,7 +31,6 @@ export const crdHooks: KindHooks = {
   },
 };
 
-
 function crdProblems(obj: StoredObject, before: StoredObject | undefined): Array<{ field: string; message: string }> {
   const causes: Array<{ field: string; message: string }> = [];
   const spec = objectField(obj, 'spec');
@@ -40,10 +38,16 @@ function crdProblems(obj: StoredObject, before: StoredObject | undefined): Array
   const names = objectField(spec, 'names');
   const plural = stringField(names, 'plural');
   const kind = stringField(names, 'kind');
-  if (!group || !group.includes('.')) causes.push({ field: 'spec.group', message: `Invalid value: ${JSON.stringify(group ?? '')}: should be a domain with at least one dot` });
-  if (!plural || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(plural)) causes.push({ field: 'spec.names.plural', message: 'Required value: a lowercase DNS-1035 label' });
+  if (!group || !group.includes('.'))
+    causes.push({
+      field: 'spec.group',
+      message: `Invalid value: ${JSON.stringify(group ?? '')}: should be a domain with at least one dot`,
+    });
+  if (!plural || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(plural))
+    causes.push({ field: 'spec.names.plural', message: 'Required value: a lowercase DNS-1035 label' });
   if (!kind) causes.push({ field: 'spec.names.kind', message: 'Required value' });
-  if (spec?.scope !== 'Namespaced' && spec?.scope !== 'Cluster') causes.push({ field: 'spec.scope', message: 'Unsupported value: must be "Namespaced" or "Cluster"' });
+  if (spec?.scope !== 'Namespaced' && spec?.scope !== 'Cluster')
+    causes.push({ field: 'spec.scope', message: 'Unsupported value: must be "Namespaced" or "Cluster"' });
   const versions = Array.isArray(spec?.versions) ? spec.versions : [];
   if (versions.length === 0) causes.push({ field: 'spec.versions', message: 'Required value: must have at least one version' });
   versions.forEach((v, i) => {
@@ -55,7 +59,10 @@ function crdProblems(obj: StoredObject, before: StoredObject | undefined): Array
     causes.push({ field: 'spec.versions', message: 'Invalid value: must have exactly one version marked as storage version' });
   }
   if (group && plural && obj.metadata.name !== `${plural}.${group}`) {
-    causes.push({ field: 'metadata.name', message: `Invalid value: ${JSON.stringify(obj.metadata.name)}: must be spec.names.plural+"."+spec.group` });
+    causes.push({
+      field: 'metadata.name',
+      message: `Invalid value: ${JSON.stringify(obj.metadata.name)}: must be spec.names.plural+"."+spec.group`,
+    });
   }
   if (before) {
     const old = objectField(before, 'spec');
@@ -78,8 +85,20 @@ function crdStatus(crd: StoredObject, previous: JsonObject | undefined, now: str
   if (storage) stored.add(String(storage.name));
   return {
     conditions: [
-      { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: since('NamesAccepted') },
-      { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: since('Established') },
+      {
+        type: 'NamesAccepted',
+        status: 'True',
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+        lastTransitionTime: since('NamesAccepted'),
+      },
+      {
+        type: 'Established',
+        status: 'True',
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+        lastTransitionTime: since('Established'),
+      },
     ],
     acceptedNames: {
       plural: names.plural ?? '',

@@ -63,19 +63,28 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   const registry = ctx.state.registry;
   switch (r.type) {
     case 'root':
-      return sendJson(res, 200, { paths: ['/api', '/api/v1', '/apis', ...[...registry.groups().keys()].map((g) => `/apis/${g}`), '/healthz', '/version'] });
-    case 'version': return sendJson(res, 200, versionDoc());
+      return sendJson(res, 200, {
+        paths: ['/api', '/api/v1', '/apis', ...[...registry.groups().keys()].map((g) => `/apis/${g}`), '/healthz', '/version'],
+      });
+    case 'version':
+      return sendJson(res, 200, versionDoc());
     case 'health': {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('ok');
       return;
     }
-    case 'apiVersions': return sendJson(res, 200, apiVersionsDoc(ctx.serverAddress));
-    case 'groupList': return sendJson(res, 200, apiGroupListDoc(registry));
-    case 'group': return sendJson(res, 200, apiGroupDoc(registry, r.group) ?? notFound());
-    case 'resourceList': return sendJson(res, 200, apiResourceListDoc(registry, r.groupVersion) ?? notFound());
-    case 'openApiIndex': return sendJson(res, 200, openApiIndexDoc(registry));
-    case 'openApiGroupVersion': return sendJson(res, 200, openApiGroupVersionDoc(registry, r.groupVersion) ?? notFound());
+    case 'apiVersions':
+      return sendJson(res, 200, apiVersionsDoc(ctx.serverAddress));
+    case 'groupList':
+      return sendJson(res, 200, apiGroupListDoc(registry));
+    case 'group':
+      return sendJson(res, 200, apiGroupDoc(registry, r.group) ?? notFound());
+    case 'resourceList':
+      return sendJson(res, 200, apiResourceListDoc(registry, r.groupVersion) ?? notFound());
+    case 'openApiIndex':
+      return sendJson(res, 200, openApiIndexDoc(registry));
+    case 'openApiGroupVersion':
+      return sendJson(res, 200, openApiGroupVersionDoc(registry, r.groupVersion) ?? notFound());
   }
 }
 

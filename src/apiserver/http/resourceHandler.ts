@@ -23,7 +23,12 @@ type ResourceRoute = Extract<Route, { type: 'resource' }>;
  * @throws StatusError for every failure; the caller turns it into a `Status` response.
  */
 export async function handleResource(
-  state: ServerState, hub: WatchHub, req: IncomingMessage, res: ServerResponse, route: ResourceRoute, url: URL,
+  state: ServerState,
+  hub: WatchHub,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: ResourceRoute,
+  url: URL,
 ): Promise<void> {
   const { rt, namespace, name, subresource = '' } = route;
   const params = url.searchParams;
@@ -52,7 +57,11 @@ export async function handleResource(
     const type = patchTypeOf(req.headers['content-type']);
     const force = ['true', '1'].includes(params.get('force') ?? '');
     const { object, created } = patchObject(state, rt, namespace, name, type, await readJsonBody(req), {
-      subresource, fieldManager: params.get('fieldManager') || undefined, defaultManager: manager, force, dryRun,
+      subresource,
+      fieldManager: params.get('fieldManager') || undefined,
+      defaultManager: manager,
+      force,
+      dryRun,
     });
     return sendJson(res, created ? 201 : 200, present(object, rt));
   }

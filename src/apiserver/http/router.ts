@@ -35,7 +35,10 @@ export type Route =
  *   needs the v3 documents, see `kinds/openapi.ts`).
  */
 export function resolveRoute(pathname: string, registry: ResourceRegistry): Route {
-  const segs = pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
+  const segs = pathname
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decodeURIComponent);
   if (segs.length === 0) return { type: 'root' };
   if (segs.length === 1 && segs[0] === 'version') return { type: 'version' };
   if (['healthz', 'livez', 'readyz'].includes(segs[0]!)) return { type: 'health' };

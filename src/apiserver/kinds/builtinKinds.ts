@@ -2,8 +2,14 @@
 import { resourceType, type ResourceType } from './resourceType.js';
 
 const POD_FIELDS = [
-  'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
-  'status.phase', 'status.podIP', 'status.nominatedNodeName',
+  'spec.nodeName',
+  'spec.restartPolicy',
+  'spec.schedulerName',
+  'spec.serviceAccountName',
+  'spec.hostNetwork',
+  'status.phase',
+  'status.podIP',
+  'status.nominatedNodeName',
 ];
 
 /**
@@ -14,8 +20,14 @@ const POD_FIELDS = [
 export const BUILTIN_KINDS: readonly ResourceType[] = [
   resourceType({ group: '', version: 'v1', kind: 'Namespace', namespaced: false, shortNames: ['ns'], selectableFields: ['status.phase'] }),
   resourceType({
-    group: '', version: 'v1', kind: 'Pod', namespaced: true, statusSubresource: true, shortNames: ['po'],
-    categories: ['all'], selectableFields: POD_FIELDS,
+    group: '',
+    version: 'v1',
+    kind: 'Pod',
+    namespaced: true,
+    statusSubresource: true,
+    shortNames: ['po'],
+    categories: ['all'],
+    selectableFields: POD_FIELDS,
   }),
   resourceType({ group: '', version: 'v1', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'] }),
   resourceType({ group: '', version: 'v1', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] }),
@@ -24,7 +36,11 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   resourceType({ group: '', version: 'v1', kind: 'Endpoints', namespaced: true, singular: 'endpoints', shortNames: ['ep'] }),
   resourceType({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', namespaced: true }),
   resourceType({
-    group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', namespaced: false,
-    shortNames: ['crd', 'crds'], categories: ['api-extensions'],
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
   }),
 ];

@@ -14,26 +14,28 @@ export function crdResourceTypes(crd: JsonObject): ResourceType[] {
   const names = objectField(spec, 'names') ?? {};
   const kind = stringField(names, 'kind')!;
   const versions = Array.isArray(spec.versions) ? spec.versions.filter(isJsonObject) : [];
-  return versions.filter((v) => v.served !== false).map((v) => {
-    const sub = objectField(v, 'subresources') ?? objectField(spec, 'subresources');
-    const fields = Array.isArray(v.selectableFields) ? v.selectableFields.filter(isJsonObject) : [];
-    return {
-      ...resourceType({
-        group: stringField(spec, 'group')!,
-        version: stringField(v, 'name')!,
-        kind,
-        namespaced: spec.scope !== 'Cluster',
-        plural: stringField(names, 'plural'),
-        singular: stringField(names, 'singular') || kind.toLowerCase(),
-        statusSubresource: isJsonObject(sub?.status),
-        shortNames: stringsOf(names.shortNames),
-        categories: stringsOf(names.categories),
-        selectableFields: fields.map((f) => String(f.jsonPath ?? '').replace(/^\./, '')).filter(Boolean),
-        custom: true,
-      }),
-      listKind: stringField(names, 'listKind') || `${kind}List`,
-    };
-  });
+  return versions
+    .filter((v) => v.served !== false)
+    .map((v) => {
+      const sub = objectField(v, 'subresources') ?? objectField(spec, 'subresources');
+      const fields = Array.isArray(v.selectableFields) ? v.selectableFields.filter(isJsonObject) : [];
+      return {
+        ...resourceType({
+          group: stringField(spec, 'group')!,
+          version: stringField(v, 'name')!,
+          kind,
+          namespaced: spec.scope !== 'Cluster',
+          plural: stringField(names, 'plural'),
+          singular: stringField(names, 'singular') || kind.toLowerCase(),
+          statusSubresource: isJsonObject(sub?.status),
+          shortNames: stringsOf(names.shortNames),
+          categories: stringsOf(names.categories),
+          selectableFields: fields.map((f) => String(f.jsonPath ?? '').replace(/^\./, '')).filter(Boolean),
+          custom: true,
+        }),
+        listKind: stringField(names, 'listKind') || `${kind}List`,
+      };
+    });
 }
 
 /** The storage key of the objects a CRD defines: `group/plural`. */

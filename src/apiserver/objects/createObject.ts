@@ -17,7 +17,13 @@ import type { WriteOptions } from './writeOptions.js';
  *   `422 Invalid` for a missing or malformed name or a kind/apiVersion that does not match the URL,
  *   `400` when the body's namespace contradicts the URL.
  */
-export function createObject(state: ServerState, rt: ResourceType, namespace: string | undefined, body: unknown, opts: WriteOptions): StoredObject {
+export function createObject(
+  state: ServerState,
+  rt: ResourceType,
+  namespace: string | undefined,
+  body: unknown,
+  opts: WriteOptions,
+): StoredObject {
   const obj = checkTypeMeta(rt, body);
   const meta = obj.metadata;
   if (rt.namespaced) {
@@ -43,9 +49,15 @@ export function createObject(state: ServerState, rt: ResourceType, namespace: st
   const hooks = state.hooks.get(rt.storageKey);
   hooks?.prepare?.(stored, undefined, state);
   hooks?.validate?.(stored, undefined, rt);
-  const owners = opts.ownership?.(undefined, stored) ?? recordUpdate([], undefined, stored, {
-    manager: opts.manager, subresource: '', apiVersion: rt.groupVersion, time: formatTime(state.clock.now()), scope: fieldScope(rt, ''),
-  });
+  const owners =
+    opts.ownership?.(undefined, stored) ??
+    recordUpdate([], undefined, stored, {
+      manager: opts.manager,
+      subresource: '',
+      apiVersion: rt.groupVersion,
+      time: formatTime(state.clock.now()),
+      scope: fieldScope(rt, ''),
+    });
   stored.metadata.managedFields = encodeOwners(owners);
   if (opts.dryRun) return stored;
   const committed = state.store.put(rt.storageKey, stored);

@@ -20,17 +20,30 @@ export interface DeletePreconditions {
  * @throws StatusError `404` when absent, `409 Conflict` when a precondition fails.
  */
 export function deleteObject(
-  state: ServerState, rt: ResourceType, namespace: string | undefined, name: string,
+  state: ServerState,
+  rt: ResourceType,
+  namespace: string | undefined,
+  name: string,
   opts: { dryRun?: boolean; preconditions?: DeletePreconditions } = {},
 ): StoredObject {
   const before = state.store.get(rt.storageKey, namespace, name);
   if (!before) throw notFound(rt.plural, name, rt.group);
   const pre = opts.preconditions;
   if (pre?.resourceVersion && pre.resourceVersion !== before.metadata.resourceVersion) {
-    throw conflict(rt.plural, name, rt.group, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${before.metadata.resourceVersion}`);
+    throw conflict(
+      rt.plural,
+      name,
+      rt.group,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${before.metadata.resourceVersion}`,
+    );
   }
   if (pre?.uid && pre.uid !== before.metadata.uid) {
-    throw conflict(rt.plural, name, rt.group, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${before.metadata.uid}`);
+    throw conflict(
+      rt.plural,
+      name,
+      rt.group,
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${before.metadata.uid}`,
+    );
   }
   const finalizers = before.metadata.finalizers;
   if (Array.isArray(finalizers) && finalizers.length > 0) {

@@ -30,7 +30,10 @@ export function listObjects(state: ServerState, rt: ResourceType, namespace: str
   let after: string | undefined;
   if (opts.continueToken) {
     const token = decodeContinue(opts.continueToken);
-    state.store.assertReplayable(token.rv, 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+    state.store.assertReplayable(
+      token.rv,
+      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+    );
     atRv = token.rv;
     after = token.after;
   } else if (opts.resourceVersion !== undefined && opts.resourceVersion !== '0') {
@@ -41,7 +44,8 @@ export function listObjects(state: ServerState, rt: ResourceType, namespace: str
     if (opts.resourceVersionMatch === 'Exact') atRv = rv;
   }
 
-  const all = atRv === current ? state.store.list(rt.storageKey, namespace, after) : state.store.listAt(rt.storageKey, atRv, namespace, after);
+  const all =
+    atRv === current ? state.store.list(rt.storageKey, namespace, after) : state.store.listAt(rt.storageKey, atRv, namespace, after);
   const keyOf = (o: (typeof all)[number]): string => objectKey(storedNamespace(o), o.metadata.name);
   const filtered = opts.label.requirements.length > 0 || opts.field.requirements.length > 0;
   const limit = opts.limit ?? Infinity;
@@ -70,7 +74,12 @@ export function listObjects(state: ServerState, rt: ResourceType, namespace: str
     // As on a real server: known only when no selector narrowed the list.
     if (!filtered) metadata.remainingItemCount = all.length - page.length;
   }
-  return { kind: rt.listKind, apiVersion: rt.groupVersion, metadata, items: page.map((o) => (rt.custom ? present(o, rt) : withoutTypeMeta(o))) };
+  return {
+    kind: rt.listKind,
+    apiVersion: rt.groupVersion,
+    metadata,
+    items: page.map((o) => (rt.custom ? present(o, rt) : withoutTypeMeta(o))),
+  };
 }
 
 /**
@@ -91,6 +100,8 @@ function decodeContinue(text: string): ContinueToken {
   try {
     const raw = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { v?: number; rv?: unknown; after?: unknown };
     if (raw.v === 1 && typeof raw.rv === 'number' && typeof raw.after === 'string') return { rv: raw.rv, after: raw.after };
-  } catch { /* reported below */ }
+  } catch {
+    /* reported below */
+  }
   throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
 }

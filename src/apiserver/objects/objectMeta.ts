@@ -6,7 +6,12 @@ import type { ResourceType } from '../kinds/resourceType.js';
 
 /** Metadata fields only the server sets; on update they are carried over from the stored object. */
 export const SERVER_METADATA = [
-  'uid', 'creationTimestamp', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink',
+  'uid',
+  'creationTimestamp',
+  'generation',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'selfLink',
 ] as const;
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -31,7 +36,8 @@ export function checkTypeMeta(rt: ResourceType, body: unknown, name = ''): JsonO
   if (obj.kind !== undefined && obj.kind !== rt.kind) {
     causes.push({ field: 'kind', message: `Invalid value: ${JSON.stringify(obj.kind)}: must be ${rt.kind}` });
   }
-  if (obj.metadata !== undefined && !isJsonObject(obj.metadata)) causes.push({ field: 'metadata', message: 'Invalid value: must be an object' });
+  if (obj.metadata !== undefined && !isJsonObject(obj.metadata))
+    causes.push({ field: 'metadata', message: 'Invalid value: must be an object' });
   const metaName = isJsonObject(obj.metadata) && typeof obj.metadata.name === 'string' ? obj.metadata.name : name;
   if (causes.length) throw invalid(rt.kind, metaName, causes, rt.group);
   obj.apiVersion = rt.groupVersion;
@@ -50,7 +56,12 @@ export function validateName(rt: ResourceType, name: string): void {
   const ok = label ? name.length <= 63 && DNS_LABEL.test(name) : name.length <= 253 && DNS_SUBDOMAIN.test(name);
   if (!ok) {
     const rule = label ? 'a lowercase RFC 1123 label' : 'a lowercase RFC 1123 subdomain';
-    throw invalid(rt.kind, name, [{ field: 'metadata.name', message: `Invalid value: ${JSON.stringify(name)}: must be ${rule}` }], rt.group);
+    throw invalid(
+      rt.kind,
+      name,
+      [{ field: 'metadata.name', message: `Invalid value: ${JSON.stringify(name)}: must be ${rule}` }],
+      rt.group,
+    );
   }
 }
 

@@ -31,23 +31,40 @@ export interface PatchOptions {
  *   resourceVersions carried in the patch, `422` for failing JSON patches or a missing apply fieldManager.
  */
 export function patchObject(
-  state: ServerState, rt: ResourceType, namespace: string | undefined, name: string,
-  type: PatchType, body: JsonValue | undefined, opts: PatchOptions,
+  state: ServerState,
+  rt: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  type: PatchType,
+  body: JsonValue | undefined,
+  opts: PatchOptions,
 ): { object: StoredObject; created: boolean } {
   if (body === undefined) throw badRequest('the patch body is empty');
   if (type === 'strategic' && rt.custom) {
-    throw new StatusError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+    throw new StatusError(
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
   }
   if (type === 'apply') return apply(state, rt, namespace, name, body, opts);
   const live = state.store.get(rt.storageKey, namespace, name);
   if (!live) throw notFound(rt.plural, name, rt.group);
   const patched = applyPatch(type, present(live, rt), body);
   const manager = opts.fieldManager ?? opts.defaultManager;
-  return { object: updateObject(state, rt, namespace, name, patched, { subresource: opts.subresource, manager, dryRun: opts.dryRun }), created: false };
+  return {
+    object: updateObject(state, rt, namespace, name, patched, { subresource: opts.subresource, manager, dryRun: opts.dryRun }),
+    created: false,
+  };
 }
 
 function apply(
-  state: ServerState, rt: ResourceType, namespace: string | undefined, name: string, body: JsonValue, opts: PatchOptions,
+  state: ServerState,
+  rt: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  body: JsonValue,
+  opts: PatchOptions,
 ): { object: StoredObject; created: boolean } {
   const manager = opts.fieldManager;
   if (!manager) {
@@ -67,19 +84,35 @@ function apply(
   if (!live) {
     if (opts.subresource) throw notFound(rt.plural, name, rt.group);
     const skeleton: JsonObject = { apiVersion: rt.groupVersion, kind: rt.kind, metadata: namespace ? { name, namespace } : { name } };
-    const result = serverSideApply({ live: skeleton, applied, manager, subresource: '', force: opts.force, scope: fieldScope(rt, ''), owners: [] });
+    const result = serverSideApply({
+      live: skeleton,
+      applied,
+      manager,
+      subresource: '',
+      force: opts.force,
+      scope: fieldScope(rt, ''),
+      owners: [],
+    });
     const object = createObject(state, rt, namespace, result.object, {
-      manager, dryRun: opts.dryRun,
+      manager,
+      dryRun: opts.dryRun,
       ownership: (_before, after) => recordApply([], after, result.applied, result.taken, stamp),
     });
     return { object, created: true };
   }
   const result = serverSideApply({
-    live: present(live, rt), applied, manager, subresource: opts.subresource, force: opts.force,
-    scope: fieldScope(rt, opts.subresource), owners: readOwners(live),
+    live: present(live, rt),
+    applied,
+    manager,
+    subresource: opts.subresource,
+    force: opts.force,
+    scope: fieldScope(rt, opts.subresource),
+    owners: readOwners(live),
   });
   const object = updateObject(state, rt, namespace, name, result.object, {
-    subresource: opts.subresource, manager, dryRun: opts.dryRun,
+    subresource: opts.subresource,
+    manager,
+    dryRun: opts.dryRun,
     ownership: (before, after) => recordApply(readOwners(before), after, result.applied, result.taken, stamp),
   });
   return { object, created: false };

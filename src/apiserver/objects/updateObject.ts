@@ -24,7 +24,11 @@ import type { WriteOptions } from './writeOptions.js';
  * @throws StatusError `404`, `409 Conflict`, `400` (name/namespace contradict the URL), `422`.
  */
 export function updateObject(
-  state: ServerState, rt: ResourceType, namespace: string | undefined, name: string, body: unknown,
+  state: ServerState,
+  rt: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  body: unknown,
   opts: WriteOptions & { subresource?: string },
 ): StoredObject {
   const subresource = opts.subresource ?? '';
@@ -38,9 +42,15 @@ export function updateObject(
   const hooks = state.hooks.get(rt.storageKey);
   hooks?.prepare?.(next, before, state);
   hooks?.validate?.(next, before, rt);
-  const owners = opts.ownership?.(before, next) ?? recordUpdate(readOwners(before), before, next, {
-    manager: opts.manager, subresource, apiVersion: rt.groupVersion, time: formatTime(state.clock.now()), scope: fieldScope(rt, subresource),
-  });
+  const owners =
+    opts.ownership?.(before, next) ??
+    recordUpdate(readOwners(before), before, next, {
+      manager: opts.manager,
+      subresource,
+      apiVersion: rt.groupVersion,
+      time: formatTime(state.clock.now()),
+      scope: fieldScope(rt, subresource),
+    });
   next.metadata.managedFields = encodeOwners(owners);
 
   if (sameContent(before, next)) return before;
@@ -66,7 +76,12 @@ function checkPreconditions(rt: ResourceType, name: string, namespace: string | 
     throw conflict(rt.plural, name, rt.group);
   }
   if (typeof meta.uid === 'string' && meta.uid !== '' && meta.uid !== before.metadata.uid) {
-    throw conflict(rt.plural, name, rt.group, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${before.metadata.uid}`);
+    throw conflict(
+      rt.plural,
+      name,
+      rt.group,
+      `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${before.metadata.uid}`,
+    );
   }
 }
 
@@ -97,7 +112,12 @@ function mainOnly(rt: ResourceType, before: StoredObject, body: JsonObject & { m
     const old = new Set(Array.isArray(before.metadata.finalizers) ? before.metadata.finalizers : []);
     const added = (Array.isArray(meta.finalizers) ? meta.finalizers : []).filter((f) => !old.has(f));
     if (added.length) {
-      throw invalid(rt.kind, before.metadata.name, [{ field: 'metadata.finalizers', message: 'Forbidden: no new finalizers can be added if the object is being deleted' }], rt.group);
+      throw invalid(
+        rt.kind,
+        before.metadata.name,
+        [{ field: 'metadata.finalizers', message: 'Forbidden: no new finalizers can be added if the object is being deleted' }],
+        rt.group,
+      );
     }
   }
   meta.generation = before.metadata.generation + (specChanged(before, next) ? 1 : 0);
@@ -108,9 +128,7 @@ function mainOnly(rt: ResourceType, before: StoredObject, body: JsonObject & { m
 function sameContent(before: StoredObject, next: StoredObject): boolean {
   const norm = (o: StoredObject): JsonObject => {
     const { resourceVersion: _rv, managedFields, ...meta } = o.metadata;
-    const owners = Array.isArray(managedFields)
-      ? managedFields.map((e) => (isJsonObject(e) ? { ...e, time: '' } : e))
-      : [];
+    const owners = Array.isArray(managedFields) ? managedFields.map((e) => (isJsonObject(e) ? { ...e, time: '' } : e)) : [];
     return { ...o, metadata: { ...meta, managedFields: owners } };
   };
   return jsonEqual(norm(before), norm(next));

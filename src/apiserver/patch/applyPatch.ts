@@ -24,7 +24,11 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
   const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const type = BY_MEDIA_TYPE[media];
   if (!type) {
-    throw new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${Object.keys(BY_MEDIA_TYPE).join(', ')}`);
+    throw new StatusError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: ${Object.keys(BY_MEDIA_TYPE).join(', ')}`,
+    );
   }
   return type;
 }

@@ -24,7 +24,8 @@ export function applyJsonPatch(target: JsonValue, patch: JsonValue): JsonValue {
     try {
       doc = applyOperation(doc, op);
     } catch (e) {
-      if (e instanceof PatchFailure) throw new StatusError(422, 'Invalid', `json patch operation ${i} (${op.op} ${op.path}) does not apply: ${e.message}`);
+      if (e instanceof PatchFailure)
+        throw new StatusError(422, 'Invalid', `json patch operation ${i} (${op.op} ${op.path}) does not apply: ${e.message}`);
       throw e;
     }
   }
@@ -35,7 +36,10 @@ export function applyJsonPatch(target: JsonValue, patch: JsonValue): JsonValue {
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw new PatchFailure(`invalid JSON pointer "${pointer}": must start with "/"`);
-  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 class PatchFailure extends Error {}
@@ -50,7 +54,8 @@ function validate(patch: JsonValue): JsonPatchOperation[] {
     }
     if (typeof path !== 'string') throw badRequest(`json patch operation ${i} has no "path"`);
     if ((op === 'move' || op === 'copy') && typeof from !== 'string') throw badRequest(`json patch operation ${i} (${op}) has no "from"`);
-    if ((op === 'add' || op === 'replace' || op === 'test') && !('value' in raw)) throw badRequest(`json patch operation ${i} (${op}) has no "value"`);
+    if ((op === 'add' || op === 'replace' || op === 'test') && !('value' in raw))
+      throw badRequest(`json patch operation ${i} (${op}) has no "value"`);
     return raw as unknown as JsonPatchOperation;
   });
 }
@@ -58,16 +63,20 @@ function validate(patch: JsonValue): JsonPatchOperation[] {
 function applyOperation(doc: JsonValue, op: JsonPatchOperation): JsonValue {
   const path = parsePointer(op.path);
   switch (op.op) {
-    case 'add': return add(doc, path, cloneJson(op.value!));
-    case 'remove': return remove(doc, path).doc;
-    case 'replace': return replace(doc, path, cloneJson(op.value!));
+    case 'add':
+      return add(doc, path, cloneJson(op.value!));
+    case 'remove':
+      return remove(doc, path).doc;
+    case 'replace':
+      return replace(doc, path, cloneJson(op.value!));
     case 'move': {
       const from = parsePointer(op.from!);
       if (path.length > from.length && from.every((t, i) => path[i] === t)) throw new PatchFailure('cannot move a value into itself');
       const removed = remove(doc, from);
       return add(removed.doc, path, removed.value);
     }
-    case 'copy': return add(doc, path, cloneJson(get(doc, parsePointer(op.from!))));
+    case 'copy':
+      return add(doc, path, cloneJson(get(doc, parsePointer(op.from!))));
     case 'test': {
       if (!jsonEqual(get(doc, path), op.value!)) throw new PatchFailure('test failed: value differs');
       return doc;

@@ -49,18 +49,20 @@ export function readOwners(obj: JsonObject | undefined): Owner[] {
 
 /** Encodes owners for `metadata.managedFields` (empty owners are left out). */
 export function encodeOwners(owners: readonly Owner[]): JsonValue[] {
-  return owners.filter((o) => o.fields.size > 0).map((o) => {
-    const entry: JsonObject = {
-      manager: o.manager,
-      operation: o.operation,
-      apiVersion: o.apiVersion,
-      time: o.time,
-      fieldsType: 'FieldsV1',
-      fieldsV1: o.fields.toFieldsV1(),
-    };
-    if (o.subresource) entry.subresource = o.subresource;
-    return entry;
-  });
+  return owners
+    .filter((o) => o.fields.size > 0)
+    .map((o) => {
+      const entry: JsonObject = {
+        manager: o.manager,
+        operation: o.operation,
+        apiVersion: o.apiVersion,
+        time: o.time,
+        fieldsType: 'FieldsV1',
+        fieldsV1: o.fields.toFieldsV1(),
+      };
+      if (o.subresource) entry.subresource = o.subresource;
+      return entry;
+    });
 }
 
 /**
@@ -68,11 +70,15 @@ export function encodeOwners(owners: readonly Owner[]): JsonValue[] {
  * it set or changed, from whoever owned it before, as a real server does for `Update` operations.
  */
 export function recordUpdate(
-  owners: readonly Owner[], before: JsonObject | undefined, after: JsonObject,
+  owners: readonly Owner[],
+  before: JsonObject | undefined,
+  after: JsonObject,
   writer: { manager: string; subresource: string; apiVersion: string; time: string; scope: FieldScope },
 ): Owner[] {
   const changed = new FieldSet(
-    FieldSet.fromObject(after, writer.scope).paths().filter((p) => !jsonEqual(valueAt(before, p), valueAt(after, p))),
+    FieldSet.fromObject(after, writer.scope)
+      .paths()
+      .filter((p) => !jsonEqual(valueAt(before, p), valueAt(after, p))),
   );
   if (changed.size === 0) return prune(owners, after);
   const next = owners.map((o) => withoutOverlaps(o, changed));
@@ -82,7 +88,14 @@ export function recordUpdate(
     mine.time = writer.time;
     mine.apiVersion = writer.apiVersion;
   } else {
-    next.push({ manager: writer.manager, operation: 'Update', subresource: writer.subresource, apiVersion: writer.apiVersion, time: writer.time, fields: changed });
+    next.push({
+      manager: writer.manager,
+      operation: 'Update',
+      subresource: writer.subresource,
+      apiVersion: writer.apiVersion,
+      time: writer.time,
+      fields: changed,
+    });
   }
   return prune(next, after);
 }
@@ -92,7 +105,10 @@ export function recordUpdate(
  * fields it took by force leave their previous owners.
  */
 export function recordApply(
-  owners: readonly Owner[], after: JsonObject, applied: FieldSet, taken: FieldSet,
+  owners: readonly Owner[],
+  after: JsonObject,
+  applied: FieldSet,
+  taken: FieldSet,
   applier: { manager: string; subresource: string; apiVersion: string; time: string },
 ): Owner[] {
   const next = owners

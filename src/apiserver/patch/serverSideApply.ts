@@ -58,8 +58,7 @@ export function serverSideApply(req: ApplyRequest): ApplyResult {
 
   const object = applyMergePatch(req.live, intent) as JsonObject;
   const previous = req.owners.find((o) => o.manager === req.manager && o.operation === 'Apply' && o.subresource === req.subresource);
-  const stillOwned = (path: FieldPath): boolean =>
-    others.some((o) => o.fields.overlapping(path).some((p) => !taken.overlapping(p).length));
+  const stillOwned = (path: FieldPath): boolean => others.some((o) => o.fields.overlapping(path).some((p) => !taken.overlapping(p).length));
   for (const path of previous?.fields.paths() ?? []) {
     if (applied.overlapping(path).length > 0 || stillOwned(path)) continue;
     if (valueAt(object, path) !== undefined) deleteAt(object, path, (p) => applied.overlapping(p).length > 0);

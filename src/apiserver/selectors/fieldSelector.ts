@@ -59,7 +59,10 @@ export function selectableFieldValues(rt: ResourceType, obj: JsonObject): Record
 // The operators in the order apimachinery tries them at each position: `!=` before `==` before `=`.
 function splitTerm(term: string): { field: string; operator: '=' | '!='; value: string } | undefined {
   for (let i = 0; i < term.length; i++) {
-    if (term[i] === '\\') { i++; continue; }
+    if (term[i] === '\\') {
+      i++;
+      continue;
+    }
     for (const op of ['!=', '==', '='] as const) {
       if (term.startsWith(op, i)) {
         return { field: term.slice(0, i), operator: op === '!=' ? '!=' : '=', value: term.slice(i + op.length) };
@@ -73,8 +76,14 @@ function splitUnescaped(text: string, sep: string): string[] {
   const parts: string[] = [];
   let start = 0;
   for (let i = 0; i < text.length; i++) {
-    if (text[i] === '\\') { i++; continue; }
-    if (text[i] === sep) { parts.push(text.slice(start, i)); start = i + 1; }
+    if (text[i] === '\\') {
+      i++;
+      continue;
+    }
+    if (text[i] === sep) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
   }
   parts.push(text.slice(start));
   return parts;

@@ -97,7 +97,10 @@ export function parseLabelSelector(text: string): LabelSelector {
     for (;;) {
       const t = peek();
       // Empty members (`(a,)`) are the empty string, as in apimachinery.
-      if (t.kind === 'id') { values.push(t.text); next(); } else values.push('');
+      if (t.kind === 'id') {
+        values.push(t.text);
+        next();
+      } else values.push('');
       const sep = next();
       if (sep.kind === 'op' && sep.text === ')') return values;
       if (!(sep.kind === 'op' && sep.text === ',')) fail(`found '${describe(sep)}', expected: ',' or ')'`);
@@ -130,11 +133,18 @@ function lex(text: string): Token[] {
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
-    if (/\s/.test(c)) { i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
     if (SPECIAL.includes(c)) {
       // Two-character operators first: `==` and `!=`.
       const two = text.slice(i, i + 2);
-      if (two === '==' || two === '!=') { tokens.push({ kind: 'op', text: two }); i += 2; continue; }
+      if (two === '==' || two === '!=') {
+        tokens.push({ kind: 'op', text: two });
+        i += 2;
+        continue;
+      }
       tokens.push({ kind: 'op', text: c as '=' });
       i++;
       continue;
@@ -160,10 +170,14 @@ function matchRequirement(r: LabelRequirement, labels: Readonly<Record<string, s
   const has = Object.prototype.hasOwnProperty.call(labels, r.key);
   const value = has ? labels[r.key]! : undefined;
   switch (r.operator) {
-    case 'exists': return has;
-    case 'doesnotexist': return !has;
-    case 'in': return has && r.values.includes(value!);
-    case 'notin': return !has || !r.values.includes(value!);
+    case 'exists':
+      return has;
+    case 'doesnotexist':
+      return !has;
+    case 'in':
+      return has && r.values.includes(value!);
+    case 'notin':
+      return !has || !r.values.includes(value!);
     case 'gt':
     case 'lt': {
       if (!has || !/^-?\d+$/.test(value!)) return false;

@@ -157,11 +157,15 @@ export class Store {
     this.history.push(event);
     for (const l of [...this.listeners]) l(event);
   }
-
 }
 
 /** The objects of `keys` (sorted) in `namespace` (all when undefined) whose key sorts after `after`. */
-function range(byKey: ReadonlyMap<string, StoredObject>, keys: readonly string[], namespace: string | undefined, after: string | undefined): StoredObject[] {
+function range(
+  byKey: ReadonlyMap<string, StoredObject>,
+  keys: readonly string[],
+  namespace: string | undefined,
+  after: string | undefined,
+): StoredObject[] {
   const prefix = namespace === undefined ? '' : `${namespace}/`;
   // A key after `after` and in the namespace is at least both bounds; the first one is found by bisection.
   let i = firstAtLeast(keys, prefix);

@@ -33,7 +33,10 @@ export class WatchHub {
   private expiredAnswers = 0;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly state: ServerState, private readonly settings: WatchSettings) {
+  constructor(
+    private readonly state: ServerState,
+    private readonly settings: WatchSettings,
+  ) {
     this.unsubscribe = state.store.subscribe((e) => {
       for (const s of [...this.streams]) s.deliverCommitted(e);
       // A deleted CRD takes its kind away: like a real server, end the watches on it (after they have
@@ -68,7 +71,10 @@ export class WatchHub {
         after = store.resourceVersion();
       } else {
         after = parseResourceVersion(opts.resourceVersion);
-        first = store.eventsAfter(after).map((e) => watchEventFor(filter, e)).filter((e): e is WatchEvent => e !== undefined);
+        first = store
+          .eventsAfter(after)
+          .map((e) => watchEventFor(filter, e))
+          .filter((e): e is WatchEvent => e !== undefined);
       }
     } catch (e) {
       if (e instanceof StatusError && e.code === 410) return this.answerExpired(res, e);

@@ -5,7 +5,11 @@ import { JoinNode } from './joinNode.js';
 
 class Join<T> extends JoinNode<T> {
   constructor(children: Collection<T>[], opts: CollectionOptions | undefined) {
-    super(children.map((c) => internal(c)), opts, 'Join');
+    super(
+      children.map((c) => internal(c)),
+      opts,
+      'Join',
+    );
     this.initJoin(opts);
   }
 

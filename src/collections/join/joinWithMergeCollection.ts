@@ -11,7 +11,11 @@ class MergeJoin<T> extends JoinNode<T> {
     private readonly merge: (values: T[]) => T | undefined,
     opts: CollectionOptions | undefined,
   ) {
-    super(children.map((c) => internal(c)), opts, 'JoinWithMerge');
+    super(
+      children.map((c) => internal(c)),
+      opts,
+      'JoinWithMerge',
+    );
     this.initJoin(opts);
   }
 

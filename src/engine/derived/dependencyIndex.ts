@@ -56,7 +56,6 @@ export interface SourceUseHooks {
   matchFailed?(inputKey: string, error: unknown): void;
 }
 
-
 /**
  * @internal The dependency state of one derived collection. Reverse-index entries exist only while some
  * input uses them, so relabelling or deleting inputs never leaves stale entries behind.
@@ -147,7 +146,8 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
         for (const ix of byIndex.values()) {
           const oldKeys = e.old !== undefined ? ix.handle.extract(e.old) : NO_KEYS;
           const newKeys = e.new !== undefined ? ix.handle.extract(e.new) : NO_KEYS;
-          for (const k of oldKeys) this.consider(ix.keys.get(k), sourceUid, e, out, ix.handle, newKeys.includes(k) ? OLD_FILED | NEW_FILED : OLD_FILED);
+          for (const k of oldKeys)
+            this.consider(ix.keys.get(k), sourceUid, e, out, ix.handle, newKeys.includes(k) ? OLD_FILED | NEW_FILED : OLD_FILED);
           // A reader under a key of both objects (an update that stays in its namespace) was tested against
           // both already: `changes` reads the old object and the new one. Testing it again found the same.
           for (const k of newKeys) if (!oldKeys.includes(k)) this.consider(ix.keys.get(k), sourceUid, e, out, ix.handle, NEW_FILED);
@@ -172,7 +172,9 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
     for (const k of this.inputs.keys()) copies.set(k, { key: k, deps: undefined, queued: false });
     const fresh = new DependencyIndex<TrackedInput>({ firstUse: () => {}, lastUse: () => {} }, copies);
     for (const [k, r] of this.inputs) fresh.set(copies.get(k)!, r.deps);
-    for (const r of this.inputs.values()) if (Array.isArray(r.deps) && (r.deps as readonly Dependency[]).length < 2) return `input ${JSON.stringify(r.key)} keeps ${(r.deps as readonly Dependency[]).length} dependencies in an array`;
+    for (const r of this.inputs.values())
+      if (Array.isArray(r.deps) && (r.deps as readonly Dependency[]).length < 2)
+        return `input ${JSON.stringify(r.key)} keeps ${(r.deps as readonly Dependency[]).length} dependencies in an array`;
     for (const [uid, e] of this.bySource) {
       const f = fresh.bySource.get(uid);
       if (f === undefined) return `source ${e.source.name} is indexed but no input depends on it`;
@@ -180,9 +182,16 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
       const a = this.reverseKeys(uid).join(',');
       const b = fresh.reverseKeys(uid).join(',');
       if (a !== b) return `reverse index of ${e.source.name} is [${a}], expected [${b}]`;
-      const scanned = (s: Set<TrackedInput>): string => [...s].map((r) => r.key).sort().join(',');
+      const scanned = (s: Set<TrackedInput>): string =>
+        [...s]
+          .map((r) => r.key)
+          .sort()
+          .join(',');
       if (scanned(e.scan) !== scanned(f.scan)) return `scan set of ${e.source.name} is stale`;
-      for (const inputs of e.byKey.values()) for (const r of inputs) if (this.inputs.get(r.key) !== r) return `reverse index of ${e.source.name} holds a discarded record of input ${JSON.stringify(r.key)}`;
+      for (const inputs of e.byKey.values())
+        for (const r of inputs)
+          if (this.inputs.get(r.key) !== r)
+            return `reverse index of ${e.source.name} holds a discarded record of input ${JSON.stringify(r.key)}`;
     }
     if (fresh.bySource.size !== this.bySource.size) return 'a source that inputs depend on is missing from the reverse index';
     return undefined;
@@ -192,7 +201,14 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
    * `via` and `filed`: the index group the candidates were found in, and which of the event's objects carry
    * that group's key (`OLD_FILED`, `NEW_FILED`); `via` is undefined for key groups and the scan set.
    */
-  private consider(candidates: Set<R> | undefined, sourceUid: number, e: Event<unknown>, out: Sink<R>, via?: IndexHandle<unknown>, filed = 0): void {
+  private consider(
+    candidates: Set<R> | undefined,
+    sourceUid: number,
+    e: Event<unknown>,
+    out: Sink<R>,
+    via?: IndexHandle<unknown>,
+    filed = 0,
+  ): void {
     if (candidates === undefined) return;
     for (const input of candidates) {
       if (!input.queued && this.changes(input, sourceUid, e, via, filed)) {

@@ -91,7 +91,8 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
           if (src !== (parent as InternalCollection<unknown>)) src.removeDependent(this);
           else this.fetchesParent = false;
         },
-        matchFailed: (inputKey, e) => this.reportError(new TransformError(this.name, this.keyedInputs ? inputKey : undefined, e, 'fetch filter threw')),
+        matchFailed: (inputKey, e) =>
+          this.reportError(new TransformError(this.name, this.keyedInputs ? inputKey : undefined, e, 'fetch filter threw')),
       },
       this.entries,
     );
@@ -393,7 +394,9 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
       outputLedgerInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq) ??
       this.deps.inconsistency() ??
       queuedEntryLeft(this.entries) ??
-      (this.fetchesParent !== this.deps.uses(this.parent.uid) ? `fetchesParent is ${this.fetchesParent}, but the dependency index says otherwise` : undefined);
+      (this.fetchesParent !== this.deps.uses(this.parent.uid)
+        ? `fetchesParent is ${this.fetchesParent}, but the dependency index says otherwise`
+        : undefined);
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }
 }

@@ -10,7 +10,10 @@ export function dumpDerived<O>(entries: ReadonlyMap<string, KeyEntry<O>>, inputC
     if (!r.isInput) continue;
     const d: InputDump = {};
     if (r.hasOutputs()) d.outputs = r.outputKeys().sort();
-    if (r.deps !== undefined) d.dependencies = depArray(r.deps).map((x) => x.source.name).sort();
+    if (r.deps !== undefined)
+      d.dependencies = depArray(r.deps)
+        .map((x) => x.source.name)
+        .sort();
     if (r.error !== undefined) (d as InputDump & { error?: string }).error = r.error;
     inputs[k] = d;
   }

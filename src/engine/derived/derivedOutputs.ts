@@ -137,7 +137,11 @@ export abstract class DerivedOutputs<O> extends CollectionNode<O> implements Led
     }
     const m = keyOutputs(result, this.keyOf, (o, k) =>
       this.reportError(
-        new TransformError(this.name, rec.key, new KeyError(this.name, o, `output key ${JSON.stringify(k)} returned twice by one transform run; the last one wins`)),
+        new TransformError(
+          this.name,
+          rec.key,
+          new KeyError(this.name, o, `output key ${JSON.stringify(k)} returned twice by one transform run; the last one wins`),
+        ),
       ),
     );
     if (m === undefined) return;

@@ -153,7 +153,11 @@ export class OutputLedger<O> {
         new TransformError(
           this.host.name,
           input.key,
-          new KeyError(this.host.name, c.value, `output key ${JSON.stringify(slot.key)} is already produced by input ${JSON.stringify(slot.owner.key)}; that input keeps it`),
+          new KeyError(
+            this.host.name,
+            c.value,
+            `output key ${JSON.stringify(slot.key)} is already produced by input ${JSON.stringify(slot.owner.key)}; that input keeps it`,
+          ),
         ),
       );
     }
@@ -174,8 +178,17 @@ export class OutputLedger<O> {
     rec.applied = true;
     // `before` for a key must look at the previous run's outputs whatever their form: a run of several outputs
     // followed by a run of one of them is the same claim on that key (a waiting input keeps its one place).
-    if (nextValue !== undefined) this.produce(rec, nextKey, nextValue, prevValue !== undefined ? prevKey === nextKey : prevMany !== undefined && prevMany.has(nextKey), differs);
-    else if (nextMany !== undefined) for (const [k, v] of nextMany) this.produce(rec, k, v, prevValue !== undefined ? prevKey === k : prevMany !== undefined && prevMany.has(k), false);
+    if (nextValue !== undefined)
+      this.produce(
+        rec,
+        nextKey,
+        nextValue,
+        prevValue !== undefined ? prevKey === nextKey : prevMany !== undefined && prevMany.has(nextKey),
+        differs,
+      );
+    else if (nextMany !== undefined)
+      for (const [k, v] of nextMany)
+        this.produce(rec, k, v, prevValue !== undefined ? prevKey === k : prevMany !== undefined && prevMany.has(k), false);
     if (prevValue !== undefined) {
       if (!rec.produces(prevKey)) this.release(rec, prevKey);
     } else if (prevMany !== undefined) {

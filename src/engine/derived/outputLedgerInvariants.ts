@@ -24,7 +24,8 @@ export function outputLedgerInconsistency<I, O>(
       if (parent.getKey(k) === undefined) return `input ${q(k)} has an entry but no longer exists upstream`;
       if (e.goodDeps === null && e.error !== undefined) return `input ${q(k)} is failing but kept no dependencies of its last good run`;
       if (e.many !== undefined && e.many.size < 2) return `input ${q(k)} keeps ${e.many.size} outputs in a Map`;
-      for (const o of e.outputKeys()) if (entries.get(o)?.producers().includes(e) !== true) return `input ${q(k)} produces ${q(o)} but is not listed as its producer`;
+      for (const o of e.outputKeys())
+        if (entries.get(o)?.producers().includes(e) !== true) return `input ${q(k)} produces ${q(o)} but is not listed as its producer`;
     } else if (e.hasOutputs() || e.deps !== undefined || e.goodDeps !== null) {
       return `entry ${q(k)} is not an input but keeps outputs or dependencies`;
     }

@@ -91,7 +91,9 @@ export class TransformContext implements HandlerContext {
 
   /** What the previous run recorded at the position of the next fetch (a candidate for reuse). */
   candidate(): Dependency | undefined {
-    return this.diverged === undefined && this.single === undefined && this.count < this.previousCount ? depAt(this.previous, this.count) : undefined;
+    return this.diverged === undefined && this.single === undefined && this.count < this.previousCount
+      ? depAt(this.previous, this.count)
+      : undefined;
   }
 
   /** What this run fetched, in order. */
@@ -116,7 +118,6 @@ export class TransformContext implements HandlerContext {
     }
   }
 }
-
 
 /**
  * @internal Aborts a transform that fetches, mid-transaction, a collection ranked at or above its own

@@ -112,7 +112,15 @@ export class SelectorLookup<T> {
 
   /** A new, unfiled slot for `key` at the end of the order. */
   private place(key: string, value: T | undefined): Slot<T> {
-    const slot: Slot<T> = { value, selector: undefined, seq: this.nextSeq++, bucket: undefined, pos: -1, anchorName: undefined, anchorValue: undefined };
+    const slot: Slot<T> = {
+      value,
+      selector: undefined,
+      seq: this.nextSeq++,
+      bucket: undefined,
+      pos: -1,
+      anchorName: undefined,
+      anchorValue: undefined,
+    };
     this.slots.set(key, slot);
     return slot;
   }
@@ -202,7 +210,8 @@ export class SelectorLookup<T> {
         if (slot.bucket !== undefined) return `selector lookup files ${JSON.stringify(key)}, which holds no value`;
         continue;
       }
-      if (slot.bucket === undefined || slot.bucket[slot.pos] !== slot) return `selector lookup lost track of ${JSON.stringify(key)} in its bucket`;
+      if (slot.bucket === undefined || slot.bucket[slot.pos] !== slot)
+        return `selector lookup lost track of ${JSON.stringify(key)} in its bucket`;
       const selector = readSelector(value);
       const filed =
         selector === undefined

@@ -32,7 +32,12 @@ export class StateIndexes<T> {
    * again, even with another extract function, returns the existing index, so code that builds collections
    * in a loop with an inline extract function shares one index instead of adding one per build.
    */
-  indexFor(name: string, source: InternalCollection<T>, extract: (o: T) => readonly string[], onError: (e: unknown, o: T) => void): IndexHandle<T> {
+  indexFor(
+    name: string,
+    source: InternalCollection<T>,
+    extract: (o: T) => readonly string[],
+    onError: (e: unknown, o: T) => void,
+  ): IndexHandle<T> {
     const existing = this.all.find((ix) => ix.name === name);
     if (existing !== undefined) return existing;
     const ix = new IndexState<T>(name, source, extract, onError);
