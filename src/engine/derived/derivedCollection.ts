@@ -97,9 +97,8 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
       this.entries,
     );
     parent.addDependent(this);
-    // Live from construction: compute everything the parent holds now. Nobody is registered yet, so the
-    // batch goes nowhere; if a transaction is open, later batches from the parent recompute idempotently.
-    // The parent's own key strings: a string built again per input would be a second copy of every key.
+    // Live from construction: nobody is registered yet, so this first batch goes nowhere (later batches of an
+    // open transaction recompute idempotently). The parent's own key strings are kept, never a second copy.
     parent.forEachKeyed((input, key) => {
       const rec = this.record(key);
       rec.input = input;
@@ -129,9 +128,8 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
 
   flush(): void {
     const affected = this.affected;
-    // The parent's batches carry each input's committed value (a later event overrides an earlier one, in a
-    // later batch or in the same one: a source read by derived collections alone does not fold its batch).
-    // It is kept in the input's entry, so no recompute looks the key up in the parent again.
+    // The parent's batches carry each input's committed value (a later event overrides an earlier one, also in
+    // one batch, which a source read by derived collections alone does not fold); the entry keeps it.
     const parentBatches = this.parentKeys.length;
     for (let b = 0; b < parentBatches; b++) {
       const keys = this.parentKeys.at(b);
@@ -168,10 +166,8 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
     }
     const rank = this.rank;
     this.flushRank = rank;
-    // Index loop: `affected` does not grow while it is worked through (dependency marks happen above). An
-    // entry leaves the list before its run, so that a later flush can queue it again whatever the run does.
-    // Many inputs: transforms run in stretches of up to RUNS_PER_SETTLE inputs, each followed by the
-    // settling of its results (see `ranEntries`).
+    // `affected` does not grow while it is worked through; an entry leaves it before its run, so a later flush
+    // can queue it again whatever the run does. Many inputs run in stretches (see `ranEntries`).
     const deferring = affected.length > 1;
     let i = 0;
     try {
