@@ -37,57 +37,23 @@ const floors: Record<string, readonly string[]> = {
   collections: ['core', 'engine', 'engine/derived', 'fetch'],
   observe: ['core', 'engine'],
   kube: ['core', 'engine', 'fetch', 'collections', 'observe'],
-  // The embedded API server stands apart from the engine, with floors of its own.
-  'apiserver/apimachinery': [],
-  'apiserver/storage': ['apiserver/apimachinery'],
-  'apiserver/kinds': ['apiserver/apimachinery', 'apiserver/storage'],
-  'apiserver/selectors': ['apiserver/apimachinery', 'apiserver/kinds'],
-  'apiserver/patch': ['apiserver/apimachinery', 'apiserver/kinds'],
-  'apiserver/state': ['apiserver/apimachinery', 'apiserver/storage', 'apiserver/kinds'],
-  'apiserver/hooks': ['apiserver/apimachinery', 'apiserver/storage', 'apiserver/kinds', 'apiserver/state'],
-  'apiserver/objects': [
-    'apiserver/apimachinery',
-    'apiserver/storage',
-    'apiserver/kinds',
-    'apiserver/selectors',
-    'apiserver/patch',
-    'apiserver/state',
-  ],
-  'apiserver/watch': [
-    'apiserver/apimachinery',
-    'apiserver/storage',
-    'apiserver/kinds',
-    'apiserver/selectors',
-    'apiserver/state',
-    'apiserver/objects',
-  ],
-  'apiserver/http': [
-    'apiserver/apimachinery',
-    'apiserver/storage',
-    'apiserver/kinds',
-    'apiserver/selectors',
-    'apiserver/patch',
-    'apiserver/state',
-    'apiserver/hooks',
-    'apiserver/objects',
-    'apiserver/watch',
-  ],
-  /** `startApiServer`, the CLI and the `rxkrt/apiserver` entry: the server put together. */
-  apiserver: [
-    'apiserver/apimachinery',
-    'apiserver/storage',
-    'apiserver/kinds',
-    'apiserver/selectors',
-    'apiserver/patch',
-    'apiserver/state',
-    'apiserver/hooks',
-    'apiserver/objects',
-    'apiserver/watch',
-    'apiserver/http',
-  ],
+  ...apiserverFloors(),
   testing: ['core', 'engine', 'fetch', 'collections', 'observe', 'kube', 'apiserver'],
   root: ['core', 'engine', 'fetch', 'collections', 'observe'],
 };
+
+/**
+ * The embedded API server stands apart from the engine, with floors of its own, lowest first: each may import
+ * the ones below it. `apiserver` itself (`startApiServer`, the CLI, the `rxkrt/apiserver` entry) is the top.
+ */
+function apiserverFloors(): Record<string, readonly string[]> {
+  const order = ['apimachinery', 'storage', 'kinds', 'selectors', 'patch', 'state', 'hooks', 'objects', 'watch', 'http'].map(
+    (f) => `apiserver/${f}`,
+  );
+  const out: Record<string, readonly string[]> = { apiserver: order };
+  order.forEach((f, i) => (out[f] = order.slice(0, i)));
+  return out;
+}
 
 function layerOf(p: string): string {
   const parts = p.split('/');
