@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { newStatic, batch, isStrictMode } from '../../src/index.js';
+import { newStatic, batch, isStrictMode, UsageError } from '../../src/index.js';
 import { trackEvents } from '../../src/testing/tracker.js';
 
 describe('newStatic', () => {
@@ -71,5 +71,17 @@ describe('newStatic', () => {
     expect(Object.isFrozen(s.get())).toBe(true);
     // Nested parts are frozen in strict mode only (the default freezes shallowly; see bench B5).
     expect(Object.isFrozen(s.get()!.n)).toBe(isStrictMode());
+  });
+});
+
+describe('newStatic after stop', () => {
+  it('should refuse set and markSynced with a UsageError naming the singleton, and keep its value readable', () => {
+    const stop = new AbortController();
+    const s = newStatic<number>(1, { name: 'Mode', stop: stop.signal, startSynced: false });
+    stop.abort();
+    expect(() => s.set(2)).toThrow(UsageError);
+    expect(() => s.set(2)).toThrow('set on "Mode": the collection was stopped');
+    expect(() => s.markSynced()).toThrow('markSynced on "Mode": the collection was stopped');
+    expect(s.get()).toBe(1);
   });
 });

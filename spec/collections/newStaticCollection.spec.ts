@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { newStaticCollection, newCollection, batch, KeyError, isStrictMode, setStrictMode } from '../../src/index.js';
+import { newStaticCollection, newCollection, batch, KeyError, isStrictMode, setStrictMode, UsageError } from '../../src/index.js';
 import { trackEvents } from '../../src/testing/tracker.js';
 import { sortedBatches } from '../helpers/fixtures.js';
 
@@ -141,5 +141,27 @@ describe('newStaticCollection', () => {
     expect(a.name).toMatch(/\[\d+\]$/);
     expect(b.name).toBe('Named');
     expect(a.uid).not.toBe(b.uid);
+  });
+});
+
+describe('newStaticCollection after stop', () => {
+  it('should refuse every write with a UsageError naming the method and the collection, and keep its state readable', () => {
+    const stop = new AbortController();
+    const c = newStaticCollection<string>(['a'], { name: 'Names', stop: stop.signal, synced: false });
+    stop.abort();
+    const writes: Array<[string, () => void]> = [
+      ['updateObject', () => c.updateObject('b')],
+      ['conditionalUpdateObject', () => c.conditionalUpdateObject('b')],
+      ['deleteObject', () => c.deleteObject('a')],
+      ['deleteObjects', () => c.deleteObjects(() => true)],
+      ['reset', () => c.reset([])],
+      ['markSynced', () => c.markSynced()],
+    ];
+    for (const [method, write] of writes) {
+      expect(write).toThrow(UsageError);
+      expect(write).toThrow(`${method} on "Names": the collection was stopped; its state stays readable, writes are refused`);
+    }
+    expect(c.list()).toEqual(['a']);
+    expect(c.hasSynced()).toBe(false);
   });
 });

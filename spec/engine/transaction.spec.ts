@@ -12,7 +12,7 @@ import {
   type StaticCollection,
   type TransformError,
 } from '../../src/index.js';
-import { schedule, type TxNode } from '../../src/engine/transaction.js';
+import { MAX_FEEDBACK_ROUNDS, schedule, type TxNode } from '../../src/engine/transaction.js';
 import { captureLog } from '../helpers/fixtures.js';
 
 const fmt = (b: readonly Event<string>[]): string => b.map((e) => `${e.type}/${e.new ?? e.old}`).join(',');
@@ -187,6 +187,7 @@ describe('batch', () => {
   it('should stay usable after a node throws while propagating, and rethrow to the caller', () => {
     // White-box: a node whose flush throws stands for an engine bug; the engine must not wedge.
     const failing: TxNode = {
+      name: 'Failing',
       rank: 0,
       uid: -1,
       queued: false,
@@ -196,6 +197,7 @@ describe('batch', () => {
       },
       evaluateSync: () => {},
       checkInvariants: () => {},
+      reportError: () => {},
     };
     const a = newStaticCollection<string>([]);
     const d = newCollection(a, (_ctx, s) => `${s}!`);
@@ -266,5 +268,48 @@ describe('batch', () => {
     expect(d.list()).toEqual(['in:2']);
     a.updateObject('more');
     expect(d.list().sort()).toEqual(['in:2', 'more:2']);
+  });
+});
+
+describe('a feedback loop', () => {
+  let log: ReturnType<typeof captureLog>;
+  beforeEach(() => {
+    log = captureLog();
+  });
+  afterEach(() => log.restore());
+
+  it('should stop after MAX_FEEDBACK_ROUNDS transactions, keep everything committed, and report on errors$ naming the collection', () => {
+    const counter = newStaticCollection<number>([], { name: 'Counter', key: () => 'count' });
+    const errors: TransformError[] = [];
+    counter.errors$.subscribe((e) => errors.push(e));
+    let handled = 0;
+    // Writes to the collection it listens to, on every batch: without a bound this never returns.
+    counter.registerBatch((b) => {
+      handled++;
+      counter.updateObject(b[0]!.new! + 1);
+    }, false);
+    counter.updateObject(0);
+    expect(handled).toBe(MAX_FEEDBACK_ROUNDS);
+    expect(counter.list()).toEqual([MAX_FEEDBACK_ROUNDS - 1]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.collection).toBe('Counter');
+    expect(errors[0]!.error).toBeInstanceOf(UsageError);
+    expect(errors[0]!.message).toMatch(
+      /feedback loop: handlers kept writing for 1000 transactions in a row.*"Counter".*1 waiting write was dropped, everything before stays committed/,
+    );
+    // The engine is usable again at once.
+    const quiet = newStaticCollection<number>([], { key: () => 'n' });
+    quiet.updateObject(7);
+    expect(quiet.list()).toEqual([7]);
+  });
+
+  it('should let a chain of handlers writing to each other run to its end when it ends', () => {
+    const chain = Array.from({ length: 50 }, (_, i) => newStaticCollection<number>([], { name: `C${i}`, key: () => 'v' }));
+    for (let i = 0; i + 1 < chain.length; i++) {
+      const next = chain[i + 1]!;
+      chain[i]!.registerBatch((b) => next.updateObject(b[0]!.new! + 1), false);
+    }
+    chain[0]!.updateObject(0);
+    expect(chain[49]!.list()).toEqual([49]);
   });
 });

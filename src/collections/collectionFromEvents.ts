@@ -6,6 +6,7 @@ import { freezeInput } from '../core/freeze.js';
 import { mutate } from '../engine/transaction.js';
 import type { Collection, CollectionOptions } from '../core/types.js';
 import { SourceNode } from '../engine/sourceNode.js';
+import { requireObservable } from '../engine/internalCollection.js';
 
 /** Options of Observable-fed sources. */
 export interface ObservableSourceOptions extends CollectionOptions {
@@ -120,5 +121,6 @@ export function collectionFromEvents<T>(
   events$: Observable<Event<T> | readonly Event<T>[]>,
   opts?: ObservableSourceOptions,
 ): Collection<T> {
+  requireObservable(events$, 'collectionFromEvents');
   return new EventsSource<T>(events$, opts);
 }

@@ -2,7 +2,7 @@
 import { KeyError, TransformError } from '../core/errors.js';
 import { freezeOutput } from '../core/freeze.js';
 import type { Collection, CollectionDump, CollectionOptions } from '../core/types.js';
-import { internal, type InternalCollection } from '../engine/internalCollection.js';
+import { internal, requireTransform, type InternalCollection } from '../engine/internalCollection.js';
 import { KEEP, KeyedView } from '../engine/keyedView.js';
 
 class MapNode<T, U> extends KeyedView<U> {
@@ -59,5 +59,7 @@ class MapNode<T, U> extends KeyedView<U> {
  * @example const named = mapCollection(pods, (p) => ({ metadata: p.metadata, ip: p.status?.podIP }));
  */
 export function mapCollection<T, U>(c: Collection<T>, fn: (t: T) => U, opts?: CollectionOptions): Collection<U> {
-  return new MapNode<T, U>(internal(c), fn, opts);
+  const parent = internal(c, 'mapCollection');
+  requireTransform(fn, 'mapCollection', 'a mapping function');
+  return new MapNode<T, U>(parent, fn, opts);
 }

@@ -1,6 +1,6 @@
 // newCollection: one output (or none) per input.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
-import { internal } from '../engine/internalCollection.js';
+import { internal, requireTransform } from '../engine/internalCollection.js';
 import { DerivedCollection, type ManyTransform } from '../engine/derived/derivedCollection.js';
 
 /**
@@ -17,5 +17,7 @@ export function newCollection<I, O>(
   opts?: CollectionOptions,
 ): Collection<O> {
   // The engine calls the transform as is (single-output mode): no wrapper, no array per run.
-  return new DerivedCollection<I, O>(internal(parent), transform as unknown as ManyTransform<I, O>, opts, 'Collection', true, true);
+  const p = internal(parent, 'newCollection');
+  requireTransform(transform, 'newCollection');
+  return new DerivedCollection<I, O>(p, transform as unknown as ManyTransform<I, O>, opts, 'Collection', true, true);
 }

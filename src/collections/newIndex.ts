@@ -44,7 +44,7 @@ class IndexImpl<O> implements Index<O> {
 export function newIndex<O>(c: Collection<O>, name: string, extract: (o: O) => readonly string[]): Index<O> {
   if (typeof extract !== 'function')
     throw new UsageError(`newIndex ${JSON.stringify(name)} on ${JSON.stringify(c.name)} needs an extract function`);
-  const handle = internal(c).indexFor(name, extract);
+  const handle = internal(c, 'newIndex').indexFor(name, extract);
   return new IndexImpl<O>(handle as IndexHandle<unknown>, c);
 }
 

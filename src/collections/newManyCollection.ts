@@ -1,6 +1,6 @@
 // newManyCollection: any number of outputs per input.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
-import { internal } from '../engine/internalCollection.js';
+import { internal, requireTransform } from '../engine/internalCollection.js';
 import { DerivedCollection } from '../engine/derived/derivedCollection.js';
 
 /**
@@ -13,5 +13,7 @@ export function newManyCollection<I, O>(
   transform: (ctx: HandlerContext, input: I) => readonly O[] | undefined | null,
   opts?: CollectionOptions,
 ): Collection<O> {
-  return new DerivedCollection<I, O>(internal(parent), transform, opts, 'ManyCollection');
+  const p = internal(parent, 'newManyCollection');
+  requireTransform(transform, 'newManyCollection');
+  return new DerivedCollection<I, O>(p, transform, opts, 'ManyCollection');
 }

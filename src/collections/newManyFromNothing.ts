@@ -1,6 +1,7 @@
 // newManyFromNothing: a derived collection with no primary input.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
 import { DerivedCollection } from '../engine/derived/derivedCollection.js';
+import { requireTransform } from '../engine/internalCollection.js';
 import { dummyInput } from './singleton.js';
 
 /**
@@ -11,5 +12,6 @@ export function newManyFromNothing<O>(
   transform: (ctx: HandlerContext) => readonly O[] | undefined | null,
   opts?: CollectionOptions,
 ): Collection<O> {
+  requireTransform(transform, 'newManyFromNothing');
   return new DerivedCollection<string, O>(dummyInput(opts), (ctx) => transform(ctx), opts, 'ManyFromNothing', false);
 }

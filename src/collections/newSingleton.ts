@@ -1,6 +1,9 @@
 // newSingleton: one derived value computed from nothing but what it fetches.
 import type { CollectionOptions, HandlerContext, Singleton } from '../core/types.js';
 import { DerivedCollection, type ManyTransform } from '../engine/derived/derivedCollection.js';
+import { requireTransform } from '../engine/internalCollection.js';
+import { isThenable } from '../engine/thenable.js';
+import { UsageError } from '../core/errors.js';
 import { dummyInput, SingletonView, singletonKey } from './singleton.js';
 
 /**
@@ -10,9 +13,16 @@ import { dummyInput, SingletonView, singletonKey } from './singleton.js';
  * @example const count = newSingleton((ctx) => fetch(ctx, configMaps).length);
  */
 export function newSingleton<O>(transform: (ctx: HandlerContext) => O | undefined | null, opts?: CollectionOptions): Singleton<O> {
+  requireTransform(transform, 'newSingleton');
+  // A singleton keys any value, a Promise too: refused here, or it would be stored as the value.
+  const run = (ctx: HandlerContext): O | undefined | null => {
+    const v = transform(ctx);
+    if (isThenable(v)) throw new UsageError('newSingleton: the transform returned a Promise; transforms must return their result');
+    return v;
+  };
   const node = new DerivedCollection<string, O>(
     dummyInput(opts),
-    ((ctx: HandlerContext) => transform(ctx)) as unknown as ManyTransform<string, O>,
+    run as unknown as ManyTransform<string, O>,
     { key: singletonKey, ...opts },
     'Singleton',
     false,

@@ -41,10 +41,12 @@ class StaticSingletonView<T> extends SingletonView<T> implements StaticSingleton
   }
 
   set(value: T | undefined): void {
+    this.node.refuseIfStopped('set');
     this.node.set(value);
   }
 
   markSynced(): void {
+    this.node.refuseIfStopped('markSynced');
     this.node.markSynced();
   }
 

@@ -29,12 +29,14 @@ class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<
   }
 
   updateObject(o: T): void {
+    this.refuseIfStopped('updateObject');
     const key = this.keyOf(o);
     const v = freezeInput(o);
     this.writeOne(key, v, true);
   }
 
   conditionalUpdateObject(o: T): void {
+    this.refuseIfStopped('conditionalUpdateObject');
     const key = this.keyOf(o);
     const v = freezeInput(o);
     this.run(() => {
@@ -45,16 +47,19 @@ class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<
   }
 
   deleteObject(key: string): void {
+    this.refuseIfStopped('deleteObject');
     this.writeOne(key, undefined, false);
   }
 
   deleteObjects(predicate: (o: T) => boolean): void {
+    this.refuseIfStopped('deleteObjects');
     this.run(() => {
       for (const [k, v] of [...this.state]) if (predicate(v)) this.write(k, undefined, false);
     });
   }
 
   reset(list: readonly T[]): void {
+    this.refuseIfStopped('reset');
     const next = new Map<string, T>();
     for (const o of list) next.set(this.keyOf(o), freezeInput(o));
     this.run(() => {
@@ -64,6 +69,11 @@ class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<
         if (cur === undefined || !this.eq(cur, v)) this.write(k, v, false);
       }
     });
+  }
+
+  override markSynced(): void {
+    this.refuseIfStopped('markSynced');
+    super.markSynced();
   }
 
   /** Keys are computed (and a KeyError thrown) before `run`, so bad input fails at the call even when the write is deferred. */

@@ -1,6 +1,6 @@
 // Status collections: a transform that also computes a status for its input, to be written back.
 import type { Collection, CollectionOptions, HandlerContext } from '../core/types.js';
-import { internal } from '../engine/internalCollection.js';
+import { internal, requireTransform } from '../engine/internalCollection.js';
 import { DerivedCollection } from '../engine/derived/derivedCollection.js';
 
 /** An input object with the status its transform computed. Keyed by the input's key. */
@@ -39,7 +39,8 @@ export function newStatusManyCollection<I, S, O>(
   transform: (ctx: HandlerContext, input: I) => StatusResult<S, O> | undefined | null,
   opts?: CollectionOptions,
 ): [Collection<ObjectWithStatus<I, S>>, Collection<O>] {
-  const p = internal(parent);
+  const p = internal(parent, 'newStatusManyCollection');
+  requireTransform(transform, 'newStatusManyCollection');
   const name = opts?.name ?? 'StatusCollection';
   // One engine run per input computes both parts; the two views below only reshape the result.
   const bundles = new DerivedCollection<I, Bundle<I, S, O>>(
@@ -82,6 +83,7 @@ export function newStatusCollection<I, S, O>(
   transform: (ctx: HandlerContext, input: I) => { status?: S | null; output?: O | null } | undefined | null,
   opts?: CollectionOptions,
 ): [Collection<ObjectWithStatus<I, S>>, Collection<O>] {
+  requireTransform(transform, 'newStatusCollection');
   return newStatusManyCollection<I, S, O>(
     parent,
     (ctx, input) => {

@@ -7,6 +7,7 @@ import type { Singleton } from '../core/types.js';
 import { StaticSingletonNode } from './newStatic.js';
 import { SingletonView } from './singleton.js';
 import type { ObservableSourceOptions } from './collectionFromEvents.js';
+import { requireObservable } from '../engine/internalCollection.js';
 
 /**
  * Turns an Observable of values into a singleton (undefined clears it). Values are applied on
@@ -16,6 +17,7 @@ import type { ObservableSourceOptions } from './collectionFromEvents.js';
  * @example const config = singletonFromValues(config$);
  */
 export function singletonFromValues<T>(values$: Observable<T | undefined>, opts?: ObservableSourceOptions): Singleton<T> {
+  requireObservable(values$, 'singletonFromValues');
   const node = new StaticSingletonNode<T>(undefined, { ...opts, startSynced: false });
   const scheduler = opts?.scheduler ?? asapScheduler;
   let latest: { v: T | undefined } | undefined;

@@ -2,15 +2,12 @@
 import type { Event } from '../core/event.js';
 import type { BatchHandler, Registration } from '../core/types.js';
 import { SyncState } from './syncState.js';
+import { isThenable } from './thenable.js';
 
 /** @internal What a registration needs from its collection. */
 export interface HandlerOwner {
   hasSynced(): boolean;
   reportHandlerError(error: unknown): void;
-}
-
-function isPromiseLike(v: unknown): v is PromiseLike<void> {
-  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
 }
 
 /** @internal One registered handler. */
@@ -80,7 +77,7 @@ export class HandlerRegistration<T> implements Registration {
       return;
     }
     this.running = false;
-    if (!isPromiseLike(result)) {
+    if (!isThenable(result)) {
       this.finished(initial);
       return;
     }

@@ -1,5 +1,6 @@
 // The internal face of a collection: what fetch, indexes and the engine use beyond the public interface.
 import type { Collection } from '../core/types.js';
+import { describeValue, UsageError } from '../core/errors.js';
 import type { COLLECTION_BRAND } from '../core/keyOf.js';
 import type { Labels } from '../core/labels.js';
 import type { CandidateList } from './indexes/candidateList.js';
@@ -78,11 +79,49 @@ export interface IndexHandle<T> {
   readonly size: number;
 }
 
-/** @internal Returns the internal face of a collection, or throws for foreign objects. */
-export function internal<T>(c: Collection<T>): InternalCollection<T> {
-  const ic = c as Partial<InternalCollection<T>>;
-  if (typeof ic.keyOf !== 'function' || typeof ic.values !== 'function' || typeof ic.addDependent !== 'function') {
-    throw new TypeError(`rxkrt: ${String((c as { name?: unknown }).name ?? c)} is not a collection built by rxkrt`);
+/**
+ * @internal Returns the internal face of a collection. `call` names the public function that was handed `c`,
+ * so that a wrong argument (null, a plain object, a collection of another library) fails there, clearly.
+ * @throws UsageError for anything that is not a collection built by rxkrt.
+ */
+export function internal<T>(c: Collection<T>, call = 'rxkrt'): InternalCollection<T> {
+  const ic = c as Partial<InternalCollection<T>> | null | undefined;
+  if (
+    typeof ic !== 'object' ||
+    ic === null ||
+    typeof ic.keyOf !== 'function' ||
+    typeof ic.values !== 'function' ||
+    typeof ic.addDependent !== 'function'
+  ) {
+    throw new UsageError(`${call}: ${describeCollection(c)} is not a collection built by rxkrt`);
   }
   return ic as InternalCollection<T>;
+}
+
+/** @internal Throws a UsageError naming `call` unless `fn` is a function; `what` says which argument it is. */
+export function requireFunction(fn: unknown, call: string, what: string): void {
+  if (typeof fn !== 'function') throw new UsageError(`${call} needs ${what} (a function), got ${describeValue(fn)}`);
+}
+
+/** @internal Throws a UsageError naming `call` unless `o` can be subscribed to (an RxJS Observable or alike). */
+export function requireObservable(o: unknown, call: string): void {
+  if (typeof o !== 'object' || o === null || typeof (o as { subscribe?: unknown }).subscribe !== 'function') {
+    throw new UsageError(`${call} needs an Observable, got ${describeValue(o)}`);
+  }
+}
+
+/**
+ * @internal `requireFunction` for a transform, which must also return its result: an `async` function is
+ * refused at once, since what it fetched after its first `await` could never be recorded.
+ */
+export function requireTransform(fn: unknown, call: string, what = 'a transform'): void {
+  requireFunction(fn, call, what);
+  if ((fn as { constructor?: { name?: unknown } }).constructor?.name === 'AsyncFunction') {
+    throw new UsageError(`${call} needs ${what} that returns its result, not an async function: transforms run synchronously`);
+  }
+}
+
+function describeCollection(c: unknown): string {
+  const name = typeof c === 'object' && c !== null ? (c as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? name : describeValue(c);
 }

@@ -3,7 +3,7 @@ import type { Event } from '../core/event.js';
 import type { CollectionOptions } from '../core/types.js';
 import { beginIfIdle, commitOpened, isOpen, mutate, schedule, scheduleSync } from './transaction.js';
 import { CollectionNode } from './collectionNode.js';
-import { TransformError } from '../core/errors.js';
+import { TransformError, UsageError } from '../core/errors.js';
 import { ScratchList } from './buffers/scratchList.js';
 import { batchArray } from './buffers/batchArray.js';
 import { storedKey } from '../core/keyOf.js';
@@ -39,6 +39,18 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     super(opts, defaultName);
     this.markedSynced = synced;
     if (synced) this.syncState.markSynced();
+  }
+
+  /**
+   * @internal Refuses a write from user code once the collection is stopped: nothing downstream would see it,
+   * so accepting it silently would hide a bug. `call` names the method for the error.
+   */
+  refuseIfStopped(call: string): void {
+    if (this.disposed) {
+      throw new UsageError(
+        `${call} on ${JSON.stringify(this.name)}: the collection was stopped; its state stays readable, writes are refused`,
+      );
+    }
   }
 
   /** Marks the source synced (its initial state is complete). */

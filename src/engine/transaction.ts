@@ -9,9 +9,11 @@ import { RankHeap, type Ranked } from './rankHeap.js';
 import { isStrictMode } from '../core/strict.js';
 import { log } from '../core/logger.js';
 import type { Event } from '../core/event.js';
+import { TransformError, UsageError } from '../core/errors.js';
 
 /** @internal What the engine needs from a collection. */
 export interface TxNode extends Ranked {
+  readonly name: string;
   /** True while the node sits in the propagation heap. */
   queued: boolean;
   /** True while the node sits in the sync heap. */
@@ -22,7 +24,15 @@ export interface TxNode extends Ranked {
   evaluateSync(): void;
   /** Strict mode: throws when an internal invariant does not hold. */
   checkInvariants(): void;
+  /** Reports a failure on the node's `errors$` (a feedback loop that had to be stopped). */
+  reportError(err: TransformError): void;
 }
+
+/**
+ * How many transactions one commit may run in a row, each started by handlers writing during the delivery of
+ * the one before. A handler that writes to what it listens to would otherwise never let the call return.
+ */
+export const MAX_FEEDBACK_ROUNDS = 1000;
 
 type Phase = 'idle' | 'open' | 'propagating' | 'delivering';
 
@@ -144,6 +154,9 @@ function noop(): void {}
 function commit(): void {
   // The first node failure of this commit or of the deferred transactions it runs; rethrown at the end.
   let nodeError: unknown;
+  let rounds = 0;
+  /** The nodes flushed in the last round a feedback loop is allowed (undefined until then). */
+  let lastRound: TxNode[] | undefined;
   for (;;) {
     phase = 'propagating';
     let invariantError: unknown;
@@ -153,6 +166,7 @@ function commit(): void {
     try {
       for (let n = dirty.pop(); n !== undefined; n = dirty.pop()) {
         n.queued = false;
+        if (lastRound !== undefined) lastRound.push(n);
         try {
           n.flush();
         } catch (e) {
@@ -213,6 +227,13 @@ function commit(): void {
       if (nodeError !== undefined) throw nodeError;
       return;
     }
+    if (++rounds === MAX_FEEDBACK_ROUNDS) {
+      stopFeedbackLoop(lastRound ?? []);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what a node threw, unchanged
+      if (nodeError !== undefined) throw nodeError;
+      return;
+    }
+    if (rounds === MAX_FEEDBACK_ROUNDS - 1) lastRound = [];
     const next = deferred;
     deferred = [];
     phase = 'open';
@@ -225,4 +246,21 @@ function commit(): void {
       }
     }
   }
+}
+
+/**
+ * Ends a runaway feedback loop: what every round committed stays, the writes still waiting are dropped, and
+ * each collection written in the last round reports the loop on its `errors$` (and so in the log).
+ */
+function stopFeedbackLoop(lastRound: readonly TxNode[]): void {
+  const dropped = deferred.length;
+  deferred = [];
+  const names = [...new Set(lastRound.map((n) => n.name))];
+  const error = new UsageError(
+    `feedback loop: handlers kept writing for ${MAX_FEEDBACK_ROUNDS} transactions in a row, each started by the one before ` +
+      `(collections written in the last: ${names.map((n) => JSON.stringify(n)).join(', ')}); ` +
+      `${dropped} waiting write${dropped === 1 ? ' was' : 's were'} dropped, everything before stays committed`,
+  );
+  if (lastRound.length === 0) log().error(error.message);
+  for (const n of new Set(lastRound)) n.reportError(new TransformError(n.name, undefined, error));
 }

@@ -16,7 +16,7 @@ import type { FetchFilter } from './filters.js';
  */
 export function fetch<T>(ctx: HandlerContext, c: Collection<T>, ...filters: FetchFilter[]): T[] {
   const tc = trackingContext(ctx, 'fetch');
-  const dep = buildDependency(internal(c) as never, filters, undefined, tc.candidate());
+  const dep = buildDependency(internal(c, 'fetch') as never, filters, undefined, tc.candidate());
   tc.record(dep);
   return listMatching(dep) as T[];
 }
@@ -30,7 +30,7 @@ export function fetchIndexed<T>(
   filters: readonly FetchFilter[],
 ): T[] {
   const tc = trackingContext(ctx, 'fetch');
-  const dep = buildIndexedDependency(internal(c) as never, handle, key, filters, tc.candidate());
+  const dep = buildIndexedDependency(internal(c, 'Index.fetch') as never, handle, key, filters, tc.candidate());
   tc.record(dep);
   return listMatching(dep) as T[];
 }
@@ -42,7 +42,7 @@ export function fetchIndexed<T>(
 export function fetchOne<T>(ctx: HandlerContext, c: Collection<T>, ...filters: FetchFilter[]): T | undefined {
   const found = fetch(ctx, c, ...filters);
   if (found.length > 1) {
-    const ic = internal(c);
+    const ic = internal(c, 'fetchOne');
     throw new UsageError(
       `fetchOne on collection ${JSON.stringify(c.name)} found ${found.length} objects: ` +
         found
@@ -57,7 +57,7 @@ export function fetchOne<T>(ctx: HandlerContext, c: Collection<T>, ...filters: F
 /** `fetch` when `ctx` is given; a plain filtered list (no dependency) when it is undefined. */
 export function fetchOrList<T>(ctx: HandlerContext | undefined, c: Collection<T>, ...filters: FetchFilter[]): T[] {
   if (ctx !== undefined) return fetch(ctx, c, ...filters);
-  return listMatching(buildDependency(internal(c) as never, filters)) as T[];
+  return listMatching(buildDependency(internal(c, 'fetchOrList') as never, filters)) as T[];
 }
 
 /**
@@ -68,7 +68,7 @@ export function partialFetch<T, S>(ctx: HandlerContext, c: Collection<T>, projec
   const tc = trackingContext(ctx, 'partialFetch');
   if (typeof project !== 'function') throw new UsageError('partialFetch needs a projection function');
   const p = project as (t: unknown) => S;
-  const dep = buildDependency(internal(c) as never, filters, (a, b) => equals(p(a), p(b)));
+  const dep = buildDependency(internal(c, 'partialFetch') as never, filters, (a, b) => equals(p(a), p(b)));
   tc.record(dep);
   return (listMatching(dep) as T[]).map(project);
 }

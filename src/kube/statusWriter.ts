@@ -101,7 +101,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     this.timers = opts.timerScheduler ?? asyncScheduler;
     this.tokens = this.qps;
     this.lastRefill = this.timers.now();
-    const keyFn = internal(statuses).keyOf;
+    const keyFn = internal(statuses, 'newStatusWriter').keyOf;
     // Stopped before it started: the replay below must not start a single write.
     this.stopped = opts.stop?.aborted === true;
     this.registration = statuses.registerBatch((batch) => {

@@ -28,7 +28,7 @@ export interface CollectionStats {
  * @example console.log(collectionStats(workloads).recomputations);
  */
 export function collectionStats(c: Collection<unknown>): CollectionStats {
-  const ic = internal(c);
+  const ic = internal(c, 'collectionStats');
   const { batches, events, recomputations, errors } = ic.counters;
   return { name: ic.name, uid: ic.uid, size: ic.size, batches, events, recomputations, errors, synced: ic.hasSynced() };
 }

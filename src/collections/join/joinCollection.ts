@@ -1,15 +1,11 @@
 // joinCollection: the union of several collections; on a shared key the earlier collection wins.
 import type { Collection, CollectionOptions } from '../../core/types.js';
-import { internal } from '../../engine/internalCollection.js';
-import { JoinNode } from './joinNode.js';
+import type { InternalCollection } from '../../engine/internalCollection.js';
+import { joinChildren, JoinNode } from './joinNode.js';
 
 class Join<T> extends JoinNode<T> {
-  constructor(children: Collection<T>[], opts: CollectionOptions | undefined) {
-    super(
-      children.map((c) => internal(c)),
-      opts,
-      'Join',
-    );
+  constructor(children: InternalCollection<T>[], opts: CollectionOptions | undefined) {
+    super(children, opts, 'Join');
     this.initJoin(opts);
   }
 
@@ -24,5 +20,5 @@ class Join<T> extends JoinNode<T> {
  * @example const allServices = joinCollection([clusterServices, serviceEntries]);
  */
 export function joinCollection<T>(collections: readonly Collection<T>[], opts?: CollectionOptions): Collection<T> {
-  return new Join<T>([...collections], opts);
+  return new Join<T>(joinChildren(collections, 'joinCollection'), opts);
 }

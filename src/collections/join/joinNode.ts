@@ -1,8 +1,14 @@
 // The engine shared by joinCollection and joinWithMergeCollection: each touched key is recomputed from the children.
-import { TransformError } from '../../core/errors.js';
-import type { CollectionDump, CollectionOptions, InputDump } from '../../core/types.js';
-import type { InternalCollection } from '../../engine/internalCollection.js';
+import { TransformError, UsageError } from '../../core/errors.js';
+import type { Collection, CollectionDump, CollectionOptions, InputDump } from '../../core/types.js';
+import { internal, type InternalCollection } from '../../engine/internalCollection.js';
 import { KEEP, KeyedView } from '../../engine/keyedView.js';
+
+/** @internal The children a join was given, each checked to be a collection built by rxkrt (`call` names the join). */
+export function joinChildren<T>(collections: readonly Collection<T>[], call: string): InternalCollection<T>[] {
+  if (!Array.isArray(collections)) throw new UsageError(`${call} needs an array of collections, got ${typeof collections}`);
+  return collections.map((c) => internal(c, call));
+}
 
 /**
  * @internal A collection over several children whose value for a key is a function of the children's

@@ -1,21 +1,17 @@
 // joinWithMergeCollection: the union of several collections, merging the values that share a key.
 import type { Collection, CollectionOptions } from '../../core/types.js';
-import { internal } from '../../engine/internalCollection.js';
+import { requireTransform, type InternalCollection } from '../../engine/internalCollection.js';
 import { freezeOutput } from '../../core/freeze.js';
 import { KeyError } from '../../core/errors.js';
-import { JoinNode } from './joinNode.js';
+import { joinChildren, JoinNode } from './joinNode.js';
 
 class MergeJoin<T> extends JoinNode<T> {
   constructor(
-    children: Collection<T>[],
+    children: InternalCollection<T>[],
     private readonly merge: (values: T[]) => T | undefined,
     opts: CollectionOptions | undefined,
   ) {
-    super(
-      children.map((c) => internal(c)),
-      opts,
-      'JoinWithMerge',
-    );
+    super(children, opts, 'JoinWithMerge');
     this.initJoin(opts);
   }
 
@@ -39,5 +35,7 @@ export function joinWithMergeCollection<T>(
   merge: (values: T[]) => T | undefined,
   opts?: CollectionOptions,
 ): Collection<T> {
-  return new MergeJoin<T>([...collections], merge, opts);
+  const children = joinChildren(collections, 'joinWithMergeCollection');
+  requireTransform(merge, 'joinWithMergeCollection', 'a merge function');
+  return new MergeJoin<T>(children, merge, opts);
 }

@@ -11,11 +11,12 @@ import type { CollectionDump, CollectionOptions, HandlerContext } from '../../co
 import { isPropagating, schedule, scheduleSync } from '../transaction.js';
 import type { InternalCollection } from '../internalCollection.js';
 import { ScratchList } from '../buffers/scratchList.js';
+import { isThenable } from '../thenable.js';
 import { wouldCycle } from '../graph.js';
 import { DependencyIndex } from './dependencyIndex.js';
 import { depUnion, type DepList } from './dependency.js';
 import { TransformContext } from './transformContext.js';
-import { outputLedgerInconsistency, queuedEntryLeft } from './outputLedgerInvariants.js';
+import { derivedInconsistency } from './derivedInvariants.js';
 import type { KeyEntry } from './keyEntry.js';
 import { DerivedOutputs } from './derivedOutputs.js';
 import { dumpDerived } from './derivedDump.js';
@@ -25,6 +26,9 @@ import { dumpDerived } from './derivedDump.js';
  * few enough that the waiting results are still in a core's caches and the run lists stay small.
  */
 const RUNS_PER_SETTLE = 128;
+
+/** Why a run whose result was a Promise failed (found only once keying it failed, so it costs the hot path nothing). */
+const RETURNED_PROMISE = 'the transform returned a Promise; transforms must return their result (fetch after an await is never recorded)';
 
 /** @internal A transform normalised to "zero or more outputs". */
 export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[] | undefined | null;
@@ -304,7 +308,7 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
     } catch (e) {
       staged.clear();
       if (stale) this.retryLater(rec, deps);
-      else this.fail(rec, deps, e);
+      else this.fail(rec, deps, isThenable(result) ? new UsageError(RETURNED_PROMISE) : e);
       return;
     }
     // Also when the transform caught the StaleRead itself: its result rests on a read that did not happen.
@@ -386,13 +390,7 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
 
   override checkInvariants(): void {
     super.checkInvariants();
-    const bad =
-      outputLedgerInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq) ??
-      this.deps.inconsistency() ??
-      queuedEntryLeft(this.entries) ??
-      (this.fetchesParent !== this.deps.uses(this.parent.uid)
-        ? `fetchesParent is ${this.fetchesParent}, but the dependency index says otherwise`
-        : undefined);
+    const bad = derivedInconsistency(this.parent, this.entries, this.ledger.visibleCount, this.eq, this.deps, this.fetchesParent);
     if (bad !== undefined) throw new InvariantError(`collection ${JSON.stringify(this.name)}: ${bad}`);
   }
 }

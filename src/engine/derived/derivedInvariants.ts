@@ -1,6 +1,7 @@
-// Strict mode's check of a derived collection's output bookkeeping: who produces what, and what is visible.
+// Strict mode's checks of a derived collection: who produces what, what is visible, what depends on what.
 import type { InternalCollection } from '../internalCollection.js';
 import type { KeyEntry } from './keyEntry.js';
+import type { DependencyIndex } from './dependencyIndex.js';
 
 /**
  * @internal The first broken invariant of a derived collection's entries, or undefined: every entry is an
@@ -50,7 +51,24 @@ export function outputLedgerInconsistency<I, O>(
 }
 
 /** @internal Strict mode: after a commit no entry may still be marked queued (a later flush would skip it, and lose its change). */
-export function queuedEntryLeft<O>(entries: ReadonlyMap<string, KeyEntry<O>>): string | undefined {
+function queuedEntryLeft<O>(entries: ReadonlyMap<string, KeyEntry<O>>): string | undefined {
   for (const e of entries.values()) if (e.queued) return `input ${JSON.stringify(e.key)} is still marked queued after its flush`;
   return undefined;
+}
+
+/** @internal The first broken invariant of a derived collection after a commit, or undefined. */
+export function derivedInconsistency<I, O>(
+  parent: InternalCollection<I>,
+  entries: ReadonlyMap<string, KeyEntry<O>>,
+  size: number,
+  eq: (a: O, b: O) => boolean,
+  deps: DependencyIndex<KeyEntry<O>>,
+  fetchesParent: boolean,
+): string | undefined {
+  return (
+    outputLedgerInconsistency(parent, entries, size, eq) ??
+    deps.inconsistency() ??
+    queuedEntryLeft(entries) ??
+    (fetchesParent !== deps.uses(parent.uid) ? `fetchesParent is ${fetchesParent}, but the dependency index says otherwise` : undefined)
+  );
 }
