@@ -41,6 +41,7 @@ import {
 import { internal } from '../../src/engine/internalCollection.js';
 import { seededRandom } from '../../src/testing/index.js';
 import { canonical, canonicalList } from '../helpers/canonical.js';
+import { soak, soakDeadline, soakTimeout, type SeedRun } from '../helpers/soak.js';
 
 // ---- a seeded PRNG --------------------------------------------------------------------------------------
 
@@ -631,7 +632,8 @@ function apply(into: Map<string, unknown>, events: readonly Event<unknown>[], ke
 
 // ---- the run --------------------------------------------------------------------------------------------
 
-function run(seed: number, ops: number): void {
+function run(seed: number, ops: number): SeedRun {
+  let rebuilds = 0;
   const r = new Random(seed);
   const g = buildGraph();
   /** A handler registered at the start (with replay) rebuilds each collection from its events. */
@@ -730,6 +732,7 @@ function run(seed: number, ops: number): void {
         stops.set(c, ac);
         c.collection = c.rebuild(ac.signal);
         rebuilt[i] = watch(c);
+        rebuilds++;
       }
     }
     const before = rebuilt.map((x) => x.state.batches);
@@ -778,6 +781,7 @@ function run(seed: number, ops: number): void {
       }
     }
   }
+  return { ops, faults: rebuilds };
 }
 
 describe('differential', () => {
@@ -786,6 +790,19 @@ describe('differential', () => {
   const seedCount = Number(process.env['RXKRT_DIFF_SEEDS'] ?? (long ? 1 : 4));
   const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
   const ops = long ? 100_000 : 1_200;
+  // `npm run soak`: fresh seeds (from 1000 on) until the deadline; faults here are collections stopped and rebuilt.
+  const deadline = soakDeadline();
+  if (deadline !== undefined) {
+    it(
+      'should match a from-scratch recomputation for every seed until the soak deadline',
+      async () => {
+        const report = await soak('core', deadline, 1000, (seed) => run(seed, ops));
+        expect(report.failed).toEqual([]);
+      },
+      soakTimeout(deadline, 120_000),
+    );
+    return;
+  }
   for (const seed of seeds) {
     it(
       `should match a from-scratch recomputation after every operation (seed ${seed}, ${ops} operations)`,

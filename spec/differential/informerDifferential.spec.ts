@@ -12,6 +12,7 @@ import { newInformer, informerStats } from '../../src/kube/index.js';
 import { seededRandom, type ApiServer } from '../../src/testing/index.js';
 import { canonicalList } from '../helpers/canonical.js';
 import { Harness, Replica, cutHoldAndCompact, expectConverged, isList, isWatch, serverVersions } from '../helpers/kube.js';
+import { soak, soakDeadline, soakTimeout, type SeedRun } from '../helpers/soak.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const FAST = { initialMs: 5, maxMs: 50 };
@@ -145,7 +146,7 @@ function expectSameAsFromScratch(
 /** What the informers of every seed run so far did, summed. */
 const totals = { relists: 0, watches: 0, errors: 0 };
 
-async function run(h: Harness, seed: number, writes: number): Promise<void> {
+async function run(h: Harness, seed: number, writes: number): Promise<SeedRun> {
   const rand = seededRandom(seed);
   // A short history, so that compaction is not the only way a watch expires.
   const server = await h.server({ historySize: 40, bookmarkIntervalMs: 200 });
@@ -177,9 +178,13 @@ async function run(h: Harness, seed: number, writes: number): Promise<void> {
   expect(await teamA.waitUntilSynced()).toBe(true);
 
   const history: string[] = [];
+  let faults = 0;
   for (let i = 6; i < writes; i++) {
     const fault = randomFault(server, rand);
-    if (fault !== undefined) history.push(fault);
+    if (fault !== undefined) {
+      history.push(fault);
+      faults++;
+    }
     history.push(await randomWrite(core, live, rand, i));
     if (i % 12 === 11 || i === writes - 1) {
       const at = `seed ${seed}, after write ${i} (${history.slice(-6).join('; ')})`;
@@ -201,6 +206,7 @@ async function run(h: Harness, seed: number, writes: number): Promise<void> {
     totals.errors += stats.errors;
   }
   expect(history.some((x) => x.startsWith('create')) && history.some((x) => x.startsWith('delete'))).toBe(true);
+  return { ops: writes, faults: faults };
 }
 
 describe('differential through the Kubernetes path', () => {
@@ -210,6 +216,25 @@ describe('differential through the Kubernetes path', () => {
   afterAll(() => setLogger());
   // RXKRT_KUBE_DIFF_SEEDS=N runs seeds 1..N.
   const seedCount = Number(process.env['RXKRT_KUBE_DIFF_SEEDS'] ?? 3);
+  // `npm run soak`: fresh seeds (from 1000 on) until the deadline.
+  const deadline = soakDeadline();
+  if (deadline !== undefined) {
+    it(
+      'should keep informers and derived collections right for every seed until the soak deadline',
+      async () => {
+        const report = await soak('informer', deadline, 1000, async (seed) => {
+          try {
+            return await run(h, seed, 120);
+          } finally {
+            await h.release();
+          }
+        });
+        expect(report.failed).toEqual([]);
+      },
+      soakTimeout(deadline, 120_000),
+    );
+    return;
+  }
   for (let seed = 1; seed <= seedCount; seed++) {
     it(`should keep informers equal to the server and derived collections equal to a from-scratch computation under random faults (seed ${seed})`, async () => {
       await run(h, seed, 120);

@@ -13,6 +13,7 @@ import { equals, newStatusCollection, setLogger } from '../../src/index.js';
 import { newInformer, newStatusWriter, informerStats, type StatusWriter } from '../../src/kube/index.js';
 import { seededRandom, type ApiServer } from '../../src/testing/index.js';
 import { Harness, cutHoldAndCompact, installCrd, isWatch, until } from '../helpers/kube.js';
+import { soak, soakDeadline, soakTimeout, type SeedRun } from '../helpers/soak.js';
 
 /** A Gadget as this loop sees it: only its spec's size matters, and the status it should carry. */
 type Gadget = KubernetesObject & { spec: { size: number }; status?: Sizing };
@@ -142,7 +143,7 @@ async function expectStatusesRight(cluster: Cluster, writer: StatusWriter, at: s
 /** What every seed's writer did, summed. */
 const totals = { writes: 0, conflicts: 0, retries: 0, relists: 0 };
 
-async function run(h: Harness, seed: number, writes: number): Promise<void> {
+async function run(h: Harness, seed: number, writes: number): Promise<SeedRun> {
   const rand = seededRandom(seed);
   const server = await h.server({ historySize: 40, bookmarkIntervalMs: 200 });
   const kc = server.kubeConfig();
@@ -158,9 +159,13 @@ async function run(h: Harness, seed: number, writes: number): Promise<void> {
   const writer = newStatusWriter(kc, statuses, { backoff: FAST, maxAttempts: 50, concurrency: 3, qps: 1000, stop });
 
   const history: string[] = [];
+  let faults = 0;
   for (let i = 5; i < writes; i++) {
     const fault = randomFault(server, rand);
-    if (fault !== undefined) history.push(fault);
+    if (fault !== undefined) {
+      history.push(fault);
+      faults++;
+    }
     history.push(await randomWrite(cluster, live, rand, i));
     if (i % 10 === 9 || i === writes - 1)
       await expectStatusesRight(cluster, writer, `seed ${seed}, after write ${i} (${history.slice(-6).join('; ')})`);
@@ -170,6 +175,7 @@ async function run(h: Harness, seed: number, writes: number): Promise<void> {
   totals.conflicts += writer.stats.conflicts;
   totals.retries += writer.stats.retries;
   totals.relists += informerStats(gadgets)!.relists;
+  return { ops: writes, faults };
 }
 
 describe('differential of a status-writing controller loop', () => {
@@ -178,6 +184,25 @@ describe('differential of a status-writing controller loop', () => {
   beforeAll(() => setLogger({ warn: () => {}, error: () => {} }));
   afterAll(() => setLogger());
   const seedCount = Number(process.env['RXKRT_STATUS_DIFF_SEEDS'] ?? 2);
+  // `npm run soak`: fresh seeds (from 1000 on) until the deadline.
+  const deadline = soakDeadline();
+  if (deadline !== undefined) {
+    it(
+      'should leave every status right for every seed until the soak deadline',
+      async () => {
+        const report = await soak('status-loop', deadline, 1000, async (seed) => {
+          try {
+            return await run(h, seed, 80);
+          } finally {
+            await h.release();
+          }
+        });
+        expect(report.failed).toEqual([]);
+      },
+      soakTimeout(deadline, 180_000),
+    );
+    return;
+  }
   for (let seed = 1; seed <= seedCount; seed++) {
     it(`should leave every object with the status computed from its spec, through conflicts, 5xx, cut watches and compaction (seed ${seed})`, async () => {
       await run(h, seed, 80);
