@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/'] },
+  { ignores: ['dist/', 'build/', 'docs/api/', 'coverage/', 'node_modules/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -7,7 +7,12 @@ import type { Config } from 'jest';
 const config: Config = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // The examples import rxkrt by its package name, as users do; in tests that name means the sources.
+  moduleNameMapper: {
+    '^rxkrt$': '<rootDir>/src/index.ts',
+    '^rxkrt/(.*)$': '<rootDir>/src/$1/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['<rootDir>/spec/**/*.spec.ts'],
   testTimeout: 30_000,

@@ -243,7 +243,7 @@ async function child(
   const builds = new Map<Place, Build>();
   for (const place of order) {
     if (place === 'other') builds.set(place, { name: names.other, ...(await load(other.dist)) });
-    if (place === 'here') builds.set(place, { name: names.here, ...(await load(join(repo, 'dist'))) });
+    if (place === 'here') builds.set(place, { name: names.here, ...(await load(join(repo, 'build'))) });
   }
   const inOrder = order.map((place) => builds.get(place));
   for (const scenario of args.only) {

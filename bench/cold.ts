@@ -10,7 +10,7 @@
 //   code-warm   the sweep, then the same op once on a twin graph: the code is hot again, this graph's data cold
 //   gc          a full gc before each op, as the harness does
 //
-//   node --expose-gc dist/bench/cold.js [pods...] [--rounds N]     default 100 and 1000 pods (B1 has 1000)
+//   node --expose-gc build/bench/cold.js [pods...] [--rounds N]     default 100 and 1000 pods (B1 has 1000)
 //
 // "flushed − warm" is what an op pays for a cold cache; "flushed − code-warm" the part of it that is code.
 import { batch } from '../src/index.js';

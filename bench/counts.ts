@@ -252,7 +252,7 @@ function jitWorkWarning(contender: string, processes: readonly Counted[], update
   return (
     `  ! ${contender}: V8 compiled or deoptimized code during the measured ops, ${worst.toFixed(0)} instructions per update ` +
     `(${(100 * share).toFixed(1)} %) in its worst process; the counts include it. To see why, run the child with ` +
-    `\`node ${V8_REPEATABLE.join(' ')} --allow-natives-syntax --expose-gc --trace-deopt --trace-opt dist/bench/countsChild.js ...\``
+    `\`node ${V8_REPEATABLE.join(' ')} --allow-natives-syntax --expose-gc --trace-deopt --trace-opt build/bench/countsChild.js ...\``
   );
 }
 
@@ -280,7 +280,7 @@ function codeNames(text: string): (raw: string) => string {
   }
   return (raw) =>
     resolve(raw.replace(/'\d+$/, ''))
-      .replace(/file:\/\/\S*?\/dist\//, '')
+      .replace(/file:\/\/\S*?\/(dist|build)\//, '')
       .replace(/\(.*$/, '')
       .trim();
 }
@@ -351,7 +351,7 @@ async function main(): Promise<void> {
   const hereName = checkoutName();
   const contenders: Array<{ name: string; target: string }> = [
     { name: 'hand-written', target: 'hand' },
-    { name: hereName, target: join(repo, 'dist') },
+    { name: hereName, target: join(repo, 'build') },
   ];
   let otherName: string | undefined;
   if (args.rev !== undefined) {

@@ -6,7 +6,7 @@
 // the gcs and compilations it triggers) and nothing of the set-up. Before each measured op a full gc (not
 // counted) leaves the simulated caches as the harness leaves the real ones.
 //
-//   node --allow-natives-syntax --expose-gc dist/bench/countsChild.js <dist folder | hand> <scenario> <pods> <warm-up ops> <measured ops>
+//   node --allow-natives-syntax --expose-gc build/bench/countsChild.js <dist folder | hand> <scenario> <pods> <warm-up ops> <measured ops>
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { HandWrittenController } from './handWritten.js';

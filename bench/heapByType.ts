@@ -3,7 +3,7 @@
 // how much each controller adds per pod; this says what it is made of (key entries, dependency records, key
 // strings, map backing stores), measured from a heap snapshot instead of estimated from object layouts.
 //
-//   node --expose-gc dist/bench/heapByType.js [pods]       default 20,000 pods, B2's shape (1000 per namespace)
+//   node --expose-gc build/bench/heapByType.js [pods]       default 20,000 pods, B2's shape (1000 per namespace)
 //
 // Each contender is measured in a process of its own, so that a snapshot holds nothing but the data set, the
 // contender's graph and what every Node process holds; the process holding only the data set is the baseline.

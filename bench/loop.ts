@@ -2,7 +2,7 @@
 // harness), and the bytes each pod update allocates. Run with a 256 MB young generation (the script sets it),
 // so that no scavenge runs inside a measured op and the heap growth across an op is what it allocated.
 //
-//   node dist/bench/loop.js [rounds] [only]   `only`: run just the ops whose name contains it, e.g. under
+//   node build/bench/loop.js [rounds] [only]   `only`: run just the ops whose name contains it, e.g. under
 //                                              `node --cpu-prof` to profile one op ("one batch")
 import {
   batch,

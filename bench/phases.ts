@@ -2,7 +2,7 @@
 // hand-written controller. B2's burst (10k updates of a 100k-pod graph, in one batch) and B1's op (1000
 // updates of 1000 pods) each run after a full gc, as in the harness, the two contenders in turn.
 //
-//   node --expose-gc dist/bench/phases.js [--quick] [--rounds N]     --quick: B2 at 5k pods (B2's quick shape)
+//   node --expose-gc build/bench/phases.js [--quick] [--rounds N]     --quick: B2 at 5k pods (B2's quick shape)
 //
 // rxkrt's phases: the writes inside `batch` (key, freeze, the source's map), the source's flush (its events),
 // the Workloads' flush (every recompute and the output batch), and the rest of the commit (delivery to the

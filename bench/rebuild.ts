@@ -3,10 +3,10 @@
 // Each build follows a full gc and a pause, and runs inside a closure called once per round (as the harness
 // times its runs). Each mode runs in a process of its own: the first must have no rxkrt graph alive at all.
 //
-//   node --expose-gc dist/bench/rebuild.js [none|resident|warm]   one mode; all three in turn without one
+//   node --expose-gc build/bench/rebuild.js [none|resident|warm]   one mode; all three in turn without one
 //                                                           (warm: builds back to back, no gc between them,
 //                                                           beside the hand-written controller's)
-//   node --expose-gc --trace-deopt dist/bench/rebuild.js none | grep -c "weak objects"
+//   node --expose-gc --trace-deopt build/bench/rebuild.js none | grep -c "weak objects"
 //                                                           the deoptimizations behind the difference
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -5,29 +5,34 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The checkout these scripts were compiled from (dist/bench/*.js → the repository root). */
+/** The checkout these scripts were compiled from (build/bench/*.js → the repository root). */
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * Exports and builds `rev` once (kept in the system's temporary folder by commit, with this checkout's
- * node_modules); returns its short sha and its dist folder. Its `bench/rxkrtWorkloads.ts` builds its graph.
+ * node_modules); returns its short sha and the folder its build wrote (`build`, or `dist` for revisions from
+ * before the package got a dist of its own). Its `bench/rxkrtWorkloads.ts` builds its graph.
  */
 export function buildRevision(rev: string): { sha: string; dist: string } {
   const sha = execFileSync('git', ['rev-parse', '--short', `${rev}^{commit}`], { cwd: repo, encoding: 'utf8' }).trim();
   const dir = join(tmpdir(), `rxkrt-ab-${sha}`);
-  const dist = join(dir, 'dist');
-  if (!existsSync(join(dist, 'bench', 'rxkrtWorkloads.js'))) {
+  const built = (): string | undefined =>
+    ['build', 'dist'].map((d) => join(dir, d)).find((d) => existsSync(join(d, 'bench', 'rxkrtWorkloads.js')));
+  if (built() === undefined) {
     mkdirSync(dir, { recursive: true });
     execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`, { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
     if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
     if (!existsSync(join(dir, 'bench', 'rxkrtWorkloads.ts')))
       throw new Error(`revision ${sha} has no bench/rxkrtWorkloads.ts to build its graph with`);
     process.stderr.write(`  · building ${sha} in ${dir}\n`);
-    execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: dir,
-      stdio: 'inherit',
-    });
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    // A revision whose examples import rxkrt by name needs its package built first (they resolve it there).
+    if (existsSync(join(dir, 'tsconfig.lib.json')))
+      execFileSync(process.execPath, [tsc, '-p', 'tsconfig.lib.json'], { cwd: dir, stdio: 'inherit' });
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
   }
+  const dist = built();
+  if (dist === undefined) throw new Error(`revision ${sha} built no bench/rxkrtWorkloads.js`);
   return { sha, dist };
 }
 
@@ -51,6 +56,7 @@ export function checkoutName(): string {
         'package-lock.json',
         'tsconfig.json',
         'tsconfig.build.json',
+        'tsconfig.lib.json',
       ],
       {
         cwd: repo,

@@ -19,8 +19,8 @@
 // polymorphic.
 //
 //   npm run bench:tx                   both parts
-//   node dist/bench/txOverhead.js layer 2      one layer (0-4), in this process
-//   node dist/bench/txOverhead.js probe code 500    one probe, in this process
+//   node build/bench/txOverhead.js layer 2      one layer (0-4), in this process
+//   node build/bench/txOverhead.js probe code 500    one probe, in this process
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { batch, newCollection, newNamespaceIndex, newStaticCollection, type StaticCollection } from '../src/index.js';

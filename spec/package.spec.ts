@@ -54,7 +54,7 @@ describe('the built package', () => {
     out = mkdtempSync(join(tmpdir(), 'rxkrt-build-'));
     execFileSync(
       process.execPath,
-      [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(out, 'dist')],
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.lib.json'), '--outDir', join(out, 'dist')],
       { cwd: root, stdio: 'pipe' },
     );
   }, 120_000);

@@ -1,8 +1,8 @@
 // A singleton over an informer: how many ConfigMaps the cluster holds, as an RxJS stream.
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { Observable } from 'rxjs';
-import { fetch, newSingleton } from '../../src/index.js';
-import { newInformer } from '../../src/kube/index.js';
+import { fetch, newSingleton } from 'rxkrt';
+import { newInformer } from 'rxkrt/kube';
 
 /** The number of ConfigMaps (all namespaces), kept current by an informer; stops with `stop`. */
 export function configMapCount(kc: KubeConfig, stop: AbortSignal): Observable<number | undefined> {

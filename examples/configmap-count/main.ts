@@ -1,7 +1,7 @@
-// `node dist/examples/configmap-count/main.js`: counts ConfigMaps on the embedded API server while it changes.
+// `node build/examples/configmap-count/main.js`: counts ConfigMaps on the embedded API server while it changes.
 import { CoreV1Api } from '@kubernetes/client-node';
 import { distinctUntilChanged, filter } from 'rxjs';
-import { startApiServer } from '../../src/apiserver/index.js';
+import { startApiServer } from 'rxkrt/apiserver';
 import { configMapCount } from './count.js';
 
 /** Creates three ConfigMaps, deletes one, and returns every count the singleton reported. */

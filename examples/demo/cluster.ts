@@ -8,7 +8,7 @@ import {
   type KubeConfig,
   type V1Pod,
 } from '@kubernetes/client-node';
-import { seededRandom } from '../../src/testing/seededRandom.js';
+import { seededRandom } from 'rxkrt/testing';
 import { POLICY_GROUP, POLICY_VERSION, type AccessPolicy } from '../workload-registry/types.js';
 
 /** A small deterministic PRNG, so a seed reproduces a run. */

@@ -1,8 +1,8 @@
 // The main job: the workload registry on informers, against the embedded API server (or a real cluster), under churn.
 import { KubeConfig, type V1Namespace, type V1Pod, type V1Service } from '@kubernetes/client-node';
-import { collectionStats, equals, type Collection } from '../../src/index.js';
-import { newInformer, informerStats, newStatusWriter, type StatusWriter } from '../../src/kube/index.js';
-import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
+import { collectionStats, equals, type Collection } from 'rxkrt';
+import { newInformer, informerStats, newStatusWriter, type StatusWriter } from 'rxkrt/kube';
+import { startApiServer, type ApiServer } from 'rxkrt/apiserver';
 import { buildRegistry, type Registry } from '../workload-registry/registry.js';
 import { registryFromScratch } from '../workload-registry/fromScratch.js';
 import { POLICY_API_VERSION, type AccessPolicy } from '../workload-registry/types.js';

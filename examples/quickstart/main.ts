@@ -1,5 +1,5 @@
-// The README's first example: pods and services in, endpoints out, recomputed incrementally.
-import { newStaticCollection, newCollection, fetch, filterLabel, type Event } from '../../src/index.js';
+// Pods and services in, endpoints out: rxkrt recomputes only what a change touches.
+import { newStaticCollection, newCollection, fetch, filterLabel } from 'rxkrt';
 
 type Pod = { metadata: { name: string; namespace: string; labels: Record<string, string> }; ip: string };
 type Service = { metadata: { name: string; namespace: string }; selector: Record<string, string> };
@@ -8,22 +8,14 @@ const pods = newStaticCollection<Pod>([], { name: 'Pods' });
 const services = newStaticCollection<Service>([], { name: 'Services' });
 
 // A pure transform: which pod IPs back each service. fetch() records what it read.
-const endpoints = newCollection(
-  services,
-  (ctx, svc) => ({
-    metadata: svc.metadata,
-    ips: fetch(ctx, pods, filterLabel(svc.selector))
-      .map((p) => p.ip)
-      .sort(),
-  }),
-  { name: 'Endpoints' },
-);
+const endpoints = newCollection(services, (ctx, svc) => ({
+  metadata: svc.metadata,
+  ips: fetch(ctx, pods, filterLabel(svc.selector)).map((p) => p.ip),
+}));
 
-export const log: string[] = [];
-endpoints.register((e: Event<{ ips: string[] }>) => void log.push(`${e.type} ${JSON.stringify(e.new?.ips ?? [])}`));
+endpoints.register((e) => console.log(e.type, e.new?.ips ?? []));
 
-services.updateObject({ metadata: { name: 'web', namespace: 'prod' }, selector: { app: 'web' } });
-pods.updateObject({ metadata: { name: 'web-1', namespace: 'prod', labels: { app: 'web' } }, ip: '10.0.0.1' });
+services.updateObject({ metadata: { name: 'web', namespace: 'prod' }, selector: { app: 'web' } }); // add []
+pods.updateObject({ metadata: { name: 'web-1', namespace: 'prod', labels: { app: 'web' } }, ip: '10.0.0.1' }); // update ['10.0.0.1']
 pods.updateObject({ metadata: { name: 'db-1', namespace: 'prod', labels: { app: 'db' } }, ip: '10.0.0.9' }); // no event: not selected
-pods.deleteObject('prod/web-1');
-console.log(log.join('\n')); // add [] / update ["10.0.0.1"] / update []
+pods.deleteObject('prod/web-1'); // update []

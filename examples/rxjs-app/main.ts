@@ -1,6 +1,6 @@
 // `npm run example:rxjs-app`: the spending-alerts pipeline on live Subjects, printing alerts as they happen.
 import { Subject } from 'rxjs';
-import type { Event } from '../../src/index.js';
+import type { Event } from 'rxkrt';
 import { spendingAlerts, type Order } from './pipeline.js';
 
 /** Feeds a few orders through the pipeline and returns the alerts it printed. */

@@ -1,6 +1,6 @@
 // An rxkrt pipeline inside a plain RxJS app: order events in, per-customer totals and alerts out.
 import { asapScheduler, filter, map, mergeMap, type Observable, type SchedulerLike } from 'rxjs';
-import { collectionFromEvents, fetch, filterIndex, newCollection, newIndex, type Event } from '../../src/index.js';
+import { collectionFromEvents, fetch, filterIndex, newCollection, newIndex, type Event } from 'rxkrt';
 
 export interface Order {
   readonly id: string;

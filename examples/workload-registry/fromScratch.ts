@@ -1,5 +1,5 @@
 // The registry computed naively from lists: the reference the incremental result must always equal.
-import { isSubset, selectsNonEmpty } from '../../src/index.js';
+import { isSubset, selectsNonEmpty } from 'rxkrt';
 import { policyStatusFor } from './registry.js';
 import type { AccessPolicy, AccessPolicyStatus, ServiceEndpoints, V1Namespace, V1Pod, V1Service, Workload } from './types.js';
 

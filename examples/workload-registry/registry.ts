@@ -15,7 +15,7 @@ import {
   type Collection,
   type CollectionOptions,
   type ObjectWithStatus,
-} from '../../src/index.js';
+} from 'rxkrt';
 import type { AccessPolicy, AccessPolicyStatus, ServiceEndpoints, V1Namespace, V1Pod, V1Service, Workload } from './types.js';
 
 /** The sources the registry reads: informers in production, static collections in tests. */
