@@ -10,6 +10,7 @@ const ALL_INPUTS: readonly InformerInput[] = [
   { kind: 'watchEvent', resourceVersion: '8' },
   { kind: 'watchEvent', resourceVersion: undefined },
   { kind: 'watchExpired' },
+  { kind: 'watchRefused', error: boom },
   { kind: 'watchClosed' },
   { kind: 'watchFailed', error: boom },
   { kind: 'timerFired' },
@@ -167,6 +168,17 @@ describe('informerStep', () => {
       expect(step(watching('9', { sawEvent: true, afterList: true }), { kind: 'watchExpired' })).toEqual({
         state: listing(0),
         effects: [{ kind: 'closeWatch' }, { kind: 'list' }],
+      });
+    });
+
+    it('should report and relist when the server refuses the resourceVersion (400), backing off if it refuses a fresh one too', () => {
+      expect(step(watching('9', { attempt: 1 }), { kind: 'watchRefused', error: boom })).toEqual({
+        state: listing(1),
+        effects: [{ kind: 'closeWatch' }, { kind: 'report', error: boom, during: 'watch' }, { kind: 'list' }],
+      });
+      expect(step(watching('9', { afterList: true }), { kind: 'watchRefused', error: boom })).toEqual({
+        state: waiting('list', '', 1),
+        effects: [{ kind: 'closeWatch' }, { kind: 'report', error: boom, during: 'watch' }, { kind: 'wait', ms: 100 }],
       });
     });
 

@@ -3,6 +3,7 @@ export { newInformer, informerStats, type InformerOptions, type InformerStats } 
 export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';
 export { backoffDelay, type BackoffPolicy } from './backoff.js';
 export { ApiError, requestJson } from './request.js';
+export { RejectedObjectError } from './rejectedObjectError.js';
 export {
   step as informerStep,
   INITIAL_STATE as INFORMER_INITIAL_STATE,

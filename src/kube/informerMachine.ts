@@ -29,6 +29,8 @@ export type InformerInput =
   | { readonly kind: 'listFailed'; readonly error: unknown }
   | { readonly kind: 'watchEvent'; readonly resourceVersion: string | undefined }
   | { readonly kind: 'watchExpired' }
+  /** The server refused the watch's resourceVersion (400): like an expiry, only a LIST helps, but it is reported. */
+  | { readonly kind: 'watchRefused'; readonly error: unknown }
   | { readonly kind: 'watchClosed' }
   | { readonly kind: 'watchFailed'; readonly error: unknown }
   | { readonly kind: 'timerFired' }
@@ -81,17 +83,22 @@ export function step(
             state: { ...state, resourceVersion: input.resourceVersion ?? state.resourceVersion, attempt: 0, sawEvent: true },
             effects: [],
           };
-        case 'watchExpired': {
+        case 'watchExpired':
+        case 'watchRefused': {
+          const report: InformerEffect[] = input.kind === 'watchRefused' ? [{ kind: 'report', error: input.error, during: 'watch' }] : [];
           // History is gone: only a fresh LIST (diffed against the cache) can bring us back in step.
           if (!state.afterList || state.sawEvent) {
-            return { state: { kind: 'listing', attempt: state.attempt }, effects: [{ kind: 'closeWatch' }, { kind: 'list' }] };
+            return {
+              state: { kind: 'listing', attempt: state.attempt },
+              effects: [{ kind: 'closeWatch' }, ...report, { kind: 'list' }],
+            };
           }
           // Even the resourceVersion of a LIST just made is gone: relisting at once could spin (LIST, 410,
           // LIST, …) as fast as the server answers. Back off like any other failure.
           const attempt = state.attempt + 1;
           return {
             state: { kind: 'waiting', then: 'list', resourceVersion: '', attempt },
-            effects: [{ kind: 'closeWatch' }, { kind: 'wait', ms: backoffDelay(attempt, policy) }],
+            effects: [{ kind: 'closeWatch' }, ...report, { kind: 'wait', ms: backoffDelay(attempt, policy) }],
           };
         }
         case 'watchClosed': {

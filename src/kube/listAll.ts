@@ -1,39 +1,37 @@
 // A paginated LIST through client-node's own HTTP stack and authentication, keeping objects as raw JSON.
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, requestJson } from './request.js';
 
-/** Objects and the resourceVersion of a complete LIST. */
-export interface ListResult<T> {
-  readonly items: T[];
+/** The items (as the server sent them, not yet admitted) and the resourceVersion of a complete LIST. */
+export interface ListResult {
+  readonly items: unknown[];
   readonly resourceVersion: string;
 }
 
+/** How to LIST. */
+export interface ListOptions {
+  readonly query: Record<string, string | undefined>;
+  readonly pageSize: number;
+}
+
 /**
- * LISTs every page of `path` as raw JSON. `kind`/`apiVersion`, which list items usually omit, are filled in.
- * @throws ApiError for a non-2xx answer (a 410 on a continue token restarts the LIST from the start).
+ * LISTs every page of `path` as raw JSON, items exactly as sent (they usually omit `kind`/`apiVersion`).
+ * @throws ApiError for a non-2xx answer (a 410 on a continue token restarts the LIST from the start);
+ * an Error for an answer that is not a list.
  */
-export async function listAll<T extends KubernetesObject>(
-  kc: KubeConfig,
-  path: string,
-  query: Record<string, string | undefined>,
-  typeMeta: { apiVersion: string; kind: string },
-  pageSize: number,
-): Promise<ListResult<T>> {
+export async function listAll(kc: KubeConfig, path: string, opts: ListOptions): Promise<ListResult> {
+  const { query, pageSize } = opts;
   for (let restarts = 0; ; restarts++) {
-    const items: T[] = [];
+    const items: unknown[] = [];
     let cont: string | undefined;
     let rv = '';
     try {
       do {
         const page = await requestJson(kc, 'GET', path, { ...query, limit: String(pageSize), continue: cont });
-        const list = page as { metadata?: { resourceVersion?: string; continue?: string }; items?: T[] };
-        for (const item of list.items ?? []) {
-          if (item.kind === undefined || item.apiVersion === undefined)
-            items.push({ ...item, apiVersion: typeMeta.apiVersion, kind: typeMeta.kind });
-          else items.push(item);
-        }
-        rv = list.metadata?.resourceVersion ?? rv;
-        cont = list.metadata?.continue || undefined;
+        const list = listPage(path, page);
+        items.push(...list.items);
+        rv = list.resourceVersion ?? rv;
+        cont = list.continue;
       } while (cont !== undefined);
       return { items, resourceVersion: rv };
     } catch (e) {
@@ -42,4 +40,23 @@ export async function listAll<T extends KubernetesObject>(
       throw e;
     }
   }
+}
+
+/** The parts of one page rxkrt reads, checked: a page of another shape fails the LIST with a clear error. */
+function listPage(path: string, page: unknown): { items: unknown[]; resourceVersion?: string; continue?: string } {
+  const p = page as { metadata?: { resourceVersion?: unknown; continue?: unknown } | null; items?: unknown } | null | undefined;
+  const fail = (what: string): never => {
+    throw new Error(`LIST ${path}: the answer is not a list (${what})`);
+  };
+  if (p === null || typeof p !== 'object' || Array.isArray(p)) return fail('not an object');
+  if (p.items !== undefined && p.items !== null && !Array.isArray(p.items)) return fail('items is not an array');
+  const md = p.metadata ?? {};
+  if (typeof md !== 'object') return fail('metadata is not an object');
+  if (md.resourceVersion !== undefined && typeof md.resourceVersion !== 'string') return fail('metadata.resourceVersion is not a string');
+  if (md.continue !== undefined && typeof md.continue !== 'string') return fail('metadata.continue is not a string');
+  return {
+    items: (p.items as unknown[] | null | undefined) ?? [],
+    resourceVersion: md.resourceVersion,
+    continue: md.continue || undefined,
+  };
 }

@@ -1,6 +1,6 @@
 // newInformer: a source collection kept in step with the API server by list + watch, recovering from any fault.
 import { asapScheduler, asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
-import { Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Collection, CollectionOptions } from '../core/types.js';
 import { TransformError } from '../core/errors.js';
 import { equals } from '../core/equals.js';
@@ -12,6 +12,9 @@ import { listAll } from './listAll.js';
 import { ApiError } from './request.js';
 import { INITIAL_STATE, step, type InformerEffect, type InformerInput, type InformerState } from './informerMachine.js';
 import type { BackoffPolicy } from './backoff.js';
+import { admissionFor, isDecimalResourceVersion, type Admission } from './admission.js';
+import { RejectedObjectError } from './rejectedObjectError.js';
+import { WatchConnection, watchEndInput, watchErrorInput } from './watchConnection.js';
 
 /** Options of `newInformer` beyond the common collection options. */
 export interface InformerOptions extends CollectionOptions {
@@ -22,6 +25,12 @@ export interface InformerOptions extends CollectionOptions {
   backoff?: BackoffPolicy;
   /** LIST page size. Default 500. */
   pageSize?: number;
+  /**
+   * Accept any string as a resourceVersion. Off by default: Kubernetes servers send decimal counters, and an
+   * object or event carrying anything else is rejected, since watching from it would fail for ever. Turn it
+   * on only for an aggregated API server known to use another format.
+   */
+  opaqueResourceVersions?: boolean;
 }
 
 /** Counters of one informer (see `informerStats`). */
@@ -32,6 +41,8 @@ export interface InformerStats {
   bookmarks: number;
   relists: number;
   errors: number;
+  /** Objects (LIST items, watch events, bookmarks) refused by admission; each is also reported on `errors$`. */
+  rejected: number;
   state: InformerState['kind'];
 }
 
@@ -41,7 +52,8 @@ interface WatchEvent {
 }
 
 function resourceVersionOf(o: unknown): string | undefined {
-  return (o as KubernetesObject | undefined)?.metadata?.resourceVersion;
+  const rv = (o as { metadata?: { resourceVersion?: unknown } | null } | null | undefined)?.metadata?.resourceVersion;
+  return typeof rv === 'string' ? rv : undefined;
 }
 
 /** Two objects with a resourceVersion are the same object version exactly when the versions match. */
@@ -54,16 +66,24 @@ function sameVersion(a: KubernetesObject, b: KubernetesObject): boolean {
 class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   private machine: InformerState = INITIAL_STATE;
   private readonly path: string;
-  private readonly watcher: Watch;
+  private readonly connection: WatchConnection;
+  private readonly admit: Admission;
   private readonly flushScheduler: SchedulerLike;
   private readonly timerScheduler: SchedulerLike;
-  private watchGeneration = 0;
-  private watchAbort: AbortController | undefined;
   private timer: Subscription | undefined;
   private flushAction: Subscription | undefined;
   private buffer: WatchEvent[] = [];
   private listedOnce = false;
-  readonly stats: InformerStats = { lists: 0, watches: 0, watchEvents: 0, bookmarks: 0, relists: 0, errors: 0, state: 'listing' };
+  readonly stats: InformerStats = {
+    lists: 0,
+    watches: 0,
+    watchEvents: 0,
+    bookmarks: 0,
+    relists: 0,
+    errors: 0,
+    rejected: 0,
+    state: 'listing',
+  };
 
   constructor(
     private readonly kc: KubeConfig,
@@ -72,7 +92,12 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   ) {
     super({ equals: sameVersion, ...opts }, `Informer/${ref.kind}`, false);
     this.path = collectionPath(ref);
-    this.watcher = new Watch(kc);
+    this.admit = admissionFor(ref, { opaqueResourceVersions: opts?.opaqueResourceVersions });
+    this.connection = new WatchConnection(kc, this.path, {
+      opened: () => {},
+      event: (type, object) => this.onWatchEvent(type, object),
+      done: (err) => this.input(watchEndInput(err)),
+    });
     this.flushScheduler = opts?.scheduler ?? asapScheduler;
     this.timerScheduler = opts?.timerScheduler ?? asyncScheduler;
     this.start(opts);
@@ -96,7 +121,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
           this.watch(e.resourceVersion);
           break;
         case 'closeWatch':
-          this.closeWatch();
+          this.connection.close();
           break;
         case 'wait':
           this.timer?.unsubscribe();
@@ -132,9 +157,16 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   private startList(): void {
     this.stats.lists++;
     const query = { labelSelector: this.ref.labelSelector, fieldSelector: this.ref.fieldSelector };
-    listAll<T>(this.kc, this.path, query, { apiVersion: this.ref.apiVersion, kind: this.ref.kind }, this.opts?.pageSize ?? 500).then(
+    listAll(this.kc, this.path, { query, pageSize: this.opts?.pageSize ?? 500 }).then(
       (result) => {
         if (this.machine.kind !== 'listing') return;
+        if (!this.opts?.opaqueResourceVersions && !isDecimalResourceVersion(result.resourceVersion)) {
+          // Watching from it would be refused for ever: the LIST failed, and is retried.
+          this.stats.rejected++;
+          const reason = 'the LIST resourceVersion is not a decimal string';
+          this.input({ kind: 'listFailed', error: new RejectedObjectError(this.path, undefined, result.resourceVersion, reason) });
+          return;
+        }
         try {
           this.applyList(result.items);
         } catch (err) {
@@ -151,14 +183,22 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   }
 
   /** Applies a complete LIST as one transaction, diffed against the cache so missed deletes surface. */
-  private applyList(items: readonly T[]): void {
+  private applyList(items: readonly unknown[]): void {
     this.applyBuffered();
     const first = !this.listedOnce;
     this.listedOnce = true;
     if (!first) this.stats.relists++;
     mutate(() => {
       const seen = new Set<string>();
-      for (const item of items) {
+      for (const value of items) {
+        const admitted = this.admitted(value, 'listed object');
+        if (admitted === undefined) continue;
+        // List items usually omit their type; the cache holds every object with it, as watch events carry it.
+        const item = (
+          admitted.kind === undefined || admitted.apiVersion === undefined
+            ? { ...admitted, apiVersion: this.ref.apiVersion, kind: this.ref.kind }
+            : admitted
+        ) as T;
         let key: string;
         try {
           key = this.keyOf(item);
@@ -175,44 +215,34 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     });
   }
 
+  /** The object if admission accepts it; otherwise undefined, counted and reported (naming key and value). */
+  private admitted(value: unknown, what: string): KubernetesObject | undefined {
+    const verdict = this.admit(value);
+    if (verdict.ok) return verdict.object;
+    this.stats.rejected++;
+    const error = new RejectedObjectError(this.path, verdict.key, value, verdict.reason);
+    this.reportError(new TransformError(this.name, verdict.key, error, `${what} rejected`));
+    return undefined;
+  }
+
   private watch(resourceVersion: string): void {
-    this.closeWatch();
     this.stats.watches++;
-    const generation = ++this.watchGeneration;
-    const current = (): boolean => generation === this.watchGeneration && !this.disposed;
-    const query = {
+    this.connection.open({
       resourceVersion,
       allowWatchBookmarks: true,
       labelSelector: this.ref.labelSelector,
       fieldSelector: this.ref.fieldSelector,
-    };
-    this.watcher
-      .watch(
-        this.path,
-        query,
-        (type: string, object: KubernetesObject & { code?: number; message?: string }) => {
-          if (current()) this.onWatchEvent(type, object);
-        },
-        (err: unknown) => {
-          if (current()) this.onWatchDone(err);
-        },
-      )
-      .then(
-        (abort) => {
-          if (current()) this.watchAbort = abort;
-          else abort.abort();
-        },
-        (err: unknown) => {
-          if (current()) this.onWatchDone(err);
-        },
-      );
+    });
   }
 
-  private onWatchEvent(type: string, object: KubernetesObject & { code?: number; message?: string; reason?: string }): void {
+  private onWatchEvent(type: string, value: unknown): void {
     switch (type) {
       case 'ADDED':
       case 'MODIFIED':
-      case 'DELETED':
+      case 'DELETED': {
+        const object = this.admitted(value, `watch ${type} event`);
+        // Refused: nothing stored, and its resourceVersion is not one to resume from.
+        if (object === undefined) return;
         this.stats.watchEvents++;
         this.buffer.push({ type, object });
         this.flushAction ??= this.flushScheduler.schedule(() => {
@@ -226,40 +256,25 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
         });
         this.input({ kind: 'watchEvent', resourceVersion: resourceVersionOf(object) });
         break;
-      case 'BOOKMARK':
+      }
+      case 'BOOKMARK': {
+        const rv = resourceVersionOf(value);
+        if (rv !== undefined && !this.opts?.opaqueResourceVersions && !isDecimalResourceVersion(rv)) {
+          this.stats.rejected++;
+          const error = new RejectedObjectError(this.path, undefined, value, 'bookmark resourceVersion is not a decimal string');
+          this.reportError(new TransformError(this.name, undefined, error, 'watch BOOKMARK rejected'));
+          return;
+        }
         this.stats.bookmarks++;
-        this.input({ kind: 'watchEvent', resourceVersion: resourceVersionOf(object) });
-        break;
-      case 'ERROR': {
-        // A Status as the server sent it (decoded JSON): it may lack any field, or be missing altogether.
-        const status = object as { code?: number; message?: string; reason?: string } | null | undefined;
-        if (status?.code === 410) this.input({ kind: 'watchExpired' });
-        else
-          this.input({
-            kind: 'watchFailed',
-            error: new ApiError(status?.code ?? 500, `watch error: ${status?.message ?? JSON.stringify(object)}`, status?.reason),
-          });
+        this.input({ kind: 'watchEvent', resourceVersion: rv });
         break;
       }
+      case 'ERROR':
+        this.input(watchErrorInput(value));
+        break;
       default:
         this.input({ kind: 'watchFailed', error: new Error(`unknown watch event type ${JSON.stringify(type)}`) });
     }
-  }
-
-  private onWatchDone(err: unknown): void {
-    this.watchAbort = undefined;
-    const status = (err as { statusCode?: number } | null)?.statusCode;
-    if (err === null || err === undefined) this.input({ kind: 'watchClosed' });
-    else if (status === 410) this.input({ kind: 'watchExpired' });
-    else if ((err as { name?: string }).name === 'TimeoutError') this.input({ kind: 'watchClosed' });
-    else this.input({ kind: 'watchFailed', error: err });
-  }
-
-  private closeWatch(): void {
-    this.watchGeneration++;
-    const abort = this.watchAbort;
-    this.watchAbort = undefined;
-    abort?.abort();
   }
 
   /** Applies the watch events buffered since the last flush as one transaction. */
