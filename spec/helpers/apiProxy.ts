@@ -24,6 +24,8 @@ export interface WatchLine {
 
 /** What the proxy does with a request a rule matched. */
 export type ProxyAction =
+  /** Forward as is. */
+  | { readonly kind: 'pass' }
   /** Never answer (until the client gives up or the proxy closes). */
   | { readonly kind: 'stall' }
   /** Answer for the server. A body that is not a string is sent as JSON. */
@@ -87,7 +89,7 @@ export async function startApiProxy(target: string): Promise<ApiProxy> {
     const rule = rules.find((x) => x.times > 0 && x.match(r));
     if (rule !== undefined) rule.times--;
     const action = rule === undefined ? undefined : typeof rule.action === 'function' ? rule.action(r) : rule.action;
-    handle(req, res, upstream, action);
+    handle(req, res, upstream, action?.kind === 'pass' ? undefined : action);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -111,7 +113,12 @@ export async function startApiProxy(target: string): Promise<ApiProxy> {
   };
 }
 
-function handle(req: IncomingMessage, res: ServerResponse, upstream: URL, action: ProxyAction | undefined): void {
+function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  upstream: URL,
+  action: Exclude<ProxyAction, { kind: 'pass' }> | undefined,
+): void {
   if (action?.kind === 'stall') return;
   if (action?.kind === 'answer') {
     const body = typeof action.body === 'string' ? action.body : action.body === undefined ? '' : JSON.stringify(action.body);

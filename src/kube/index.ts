@@ -2,7 +2,8 @@
 export { newInformer, informerStats, type InformerOptions, type InformerStats } from './newInformer.js';
 export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';
 export { backoffDelay, type BackoffPolicy } from './backoff.js';
-export { ApiError, requestJson } from './request.js';
+export { ApiError, requestJson, type RequestOptions } from './request.js';
+export { RequestTimeoutError } from './requestTimeoutError.js';
 export { RejectedObjectError } from './rejectedObjectError.js';
 export {
   step as informerStep,

@@ -1,6 +1,6 @@
 // A paginated LIST through client-node's own HTTP stack and authentication, keeping objects as raw JSON.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { ApiError, requestJson } from './request.js';
+import { ApiError, requestJson, type RequestOptions } from './request.js';
 
 /** The items (as the server sent them, not yet admitted) and the resourceVersion of a complete LIST. */
 export interface ListResult {
@@ -12,6 +12,8 @@ export interface ListResult {
 export interface ListOptions {
   readonly query: Record<string, string | undefined>;
   readonly pageSize: number;
+  /** Bounds on each page's request (its signal also ends the LIST between pages). */
+  readonly request?: RequestOptions;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function listAll(kc: KubeConfig, path: string, opts: ListOptions): 
     let rv = '';
     try {
       do {
-        const page = await requestJson(kc, 'GET', path, { ...query, limit: String(pageSize), continue: cont });
+        const page = await requestJson(kc, 'GET', path, { ...query, limit: String(pageSize), continue: cont }, undefined, opts.request);
         const list = listPage(path, page);
         items.push(...list.items);
         rv = list.resourceVersion ?? rv;

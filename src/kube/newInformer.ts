@@ -10,6 +10,7 @@ import { SourceNode } from '../engine/sourceNode.js';
 import { collectionPath, type ResourceRef } from './resourcePath.js';
 import { listAll } from './listAll.js';
 import { ApiError } from './request.js';
+import { RequestTimeoutError } from './requestTimeoutError.js';
 import { INITIAL_STATE, step, type InformerEffect, type InformerInput, type InformerState } from './informerMachine.js';
 import type { BackoffPolicy } from './backoff.js';
 import { admissionFor, isDecimalResourceVersion, type Admission } from './admission.js';
@@ -31,6 +32,12 @@ export interface InformerOptions extends CollectionOptions {
    * on only for an aggregated API server known to use another format.
    */
   opaqueResourceVersions?: boolean;
+  /**
+   * How long one request (each LIST page) may go without a complete answer before it is aborted, reported as
+   * a `RequestTimeoutError` and retried with backoff. Default 60 000 ms. Watches are bounded by client-node,
+   * which ends a watch that sends nothing for 30 s.
+   */
+  requestTimeoutMs?: number;
 }
 
 /** Counters of one informer (see `informerStats`). */
@@ -43,6 +50,8 @@ export interface InformerStats {
   errors: number;
   /** Objects (LIST items, watch events, bookmarks) refused by admission; each is also reported on `errors$`. */
   rejected: number;
+  /** Requests aborted by `requestTimeoutMs`. */
+  timeouts: number;
   state: InformerState['kind'];
 }
 
@@ -71,6 +80,8 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   private readonly flushScheduler: SchedulerLike;
   private readonly timerScheduler: SchedulerLike;
   private timer: Subscription | undefined;
+  /** Aborts the LIST in flight (on stop, or when a newer LIST replaces it). */
+  private listAbort: AbortController | undefined;
   private flushAction: Subscription | undefined;
   private buffer: WatchEvent[] = [];
   private listedOnce = false;
@@ -82,6 +93,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     relists: 0,
     errors: 0,
     rejected: 0,
+    timeouts: 0,
     state: 'listing',
   };
 
@@ -157,8 +169,13 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   private startList(): void {
     this.stats.lists++;
     const query = { labelSelector: this.ref.labelSelector, fieldSelector: this.ref.fieldSelector };
-    listAll(this.kc, this.path, { query, pageSize: this.opts?.pageSize ?? 500 }).then(
+    this.listAbort?.abort();
+    const abort = (this.listAbort = new AbortController());
+    const request = { signal: abort.signal, timeoutMs: this.opts?.requestTimeoutMs ?? 60_000, scheduler: this.timerScheduler };
+    listAll(this.kc, this.path, { query, pageSize: this.opts?.pageSize ?? 500, request }).then(
       (result) => {
+        if (this.listAbort !== abort) return;
+        this.listAbort = undefined;
         if (this.machine.kind !== 'listing') return;
         if (!this.opts?.opaqueResourceVersions && !isDecimalResourceVersion(result.resourceVersion)) {
           // Watching from it would be refused for ever: the LIST failed, and is retried.
@@ -177,6 +194,9 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
         this.input({ kind: 'listed', resourceVersion: result.resourceVersion });
       },
       (error: unknown) => {
+        if (this.listAbort !== abort) return;
+        this.listAbort = undefined;
+        if (error instanceof RequestTimeoutError) this.stats.timeouts++;
         if (this.machine.kind === 'listing') this.input({ kind: 'listFailed', error });
       },
     );
@@ -301,6 +321,9 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
 
   protected override onDispose(): void {
     this.input({ kind: 'stop' });
+    // Pages not yet fetched are never asked for, and the one in flight is cut.
+    this.listAbort?.abort(new Error(`informer ${this.name} stopped`));
+    this.listAbort = undefined;
     this.flushAction?.unsubscribe();
     this.flushAction = undefined;
     this.buffer = [];

@@ -12,6 +12,7 @@ import { onAbort } from '../engine/onAbort.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { collectionPath } from './resourcePath.js';
 import { ApiError, requestJson } from './request.js';
+import { RequestTimeoutError } from './requestTimeoutError.js';
 import { mergePatchOf } from './mergePatchOf.js';
 
 /** How a status writer patches. */
@@ -32,6 +33,11 @@ export interface StatusWriterOptions {
   plurals?: Record<string, string>;
   /** Where waits (backoff, rate limit) are scheduled. Default `asyncScheduler`. */
   timerScheduler?: SchedulerLike;
+  /**
+   * How long one PATCH may go without a complete answer before it is aborted and retried with backoff (a
+   * `RequestTimeoutError`, counted in `stats.timeouts`). Default 60 000 ms.
+   */
+  requestTimeoutMs?: number;
   /** Stops the writer: nothing new starts; patches in flight finish. */
   stop?: AbortSignal;
   debugger?: DebugRegistry;
@@ -51,6 +57,8 @@ export interface StatusWriterStats {
   failures: number;
   /** The object was gone (404): nothing to write. */
   notFound: number;
+  /** Patches aborted by `requestTimeoutMs` (and retried). */
+  timeouts: number;
   inFlight: number;
   queued: number;
 }
@@ -67,7 +75,17 @@ export interface StatusWriter {
 class Writer<I extends KubernetesObject, S> implements StatusWriter {
   readonly uid = allocateUid();
   readonly name: string;
-  readonly stats: StatusWriterStats = { writes: 0, skipped: 0, conflicts: 0, retries: 0, failures: 0, notFound: 0, inFlight: 0, queued: 0 };
+  readonly stats: StatusWriterStats = {
+    writes: 0,
+    skipped: 0,
+    conflicts: 0,
+    retries: 0,
+    failures: 0,
+    notFound: 0,
+    timeouts: 0,
+    inFlight: 0,
+    queued: 0,
+  };
   /** Keys waiting for a worker, in arrival order; a key queued twice is written once. */
   private readonly queue = new Set<string>();
   /** Keys being written now; a change meanwhile re-queues them when the write ends. */
@@ -225,6 +243,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     const md = live.metadata ?? {};
     const apiVersion = live.apiVersion ?? '';
     const kind = live.kind ?? '';
+    const bounds = { timeoutMs: this.opts.requestTimeoutMs ?? 60_000, scheduler: this.timers };
     const path = `${collectionPath({ apiVersion, kind, namespace: md.namespace, plural: this.opts.plurals?.[kind] })}/${encodeURIComponent(md.name ?? '')}/status`;
     if ((this.opts.strategy ?? 'merge') === 'apply') {
       await requestJson(
@@ -236,6 +255,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
           contentType: 'application/apply-patch+yaml',
           value: { apiVersion, kind, metadata: { name: md.name, namespace: md.namespace }, status },
         },
+        bounds,
       );
       return;
     }
@@ -249,6 +269,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
         contentType: 'application/merge-patch+json',
         value: { metadata: { resourceVersion: md.resourceVersion }, status: mergePatchOf(live.status, status) ?? {} },
       },
+      bounds,
     );
   }
 
@@ -260,6 +281,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
       return;
     }
     if (status === 409) this.stats.conflicts++;
+    if (e instanceof RequestTimeoutError) this.stats.timeouts++;
     const retryable = status === undefined || status === 409 || status === 429 || status >= 500;
     const attempt = (this.attempts.get(key) ?? 0) + 1;
     if (!retryable || attempt >= (this.opts.maxAttempts ?? 8)) {

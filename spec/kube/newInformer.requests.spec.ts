@@ -1,0 +1,102 @@
+// newInformer against a server that misbehaves at the HTTP level: silence, endless pages, 429s. Time is virtual.
+import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
+import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import { setLogger } from '../../src/index.js';
+import { newInformer, informerStats, RequestTimeoutError, type InformerOptions } from '../../src/kube/index.js';
+import { Harness, Replica, expectConverged, pause, serverVersions, until } from '../helpers/kube.js';
+import { listOf, startApiProxy, type ApiProxy } from '../helpers/apiProxy.js';
+import { ManualScheduler } from '../helpers/manualScheduler.js';
+
+const cm = (name: string): V1ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: {} });
+const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
+
+describe('newInformer against a misbehaving server', () => {
+  const h = new Harness();
+  const proxies: ApiProxy[] = [];
+  afterEach(async () => {
+    await h.release();
+    await Promise.all(proxies.splice(0).map((p) => p.close()));
+  });
+  beforeAll(() => setLogger({ warn: () => {}, error: () => {} }));
+  afterAll(() => setLogger());
+
+  /** `n` ConfigMaps on a server, a proxy in front, and a virtual clock for the informer's timers. */
+  async function setup(n: number) {
+    const server = await h.server();
+    const kc = server.kubeConfig();
+    const core = kc.makeApiClient(CoreV1Api);
+    for (let i = 0; i < n; i++) await core.createNamespacedConfigMap({ namespace: 'default', body: cm(`c${i}`) });
+    const proxy = await startApiProxy(server.url);
+    proxies.push(proxy);
+    const clock = new ManualScheduler();
+    const stop = new AbortController();
+    h.stop().addEventListener('abort', () => stop.abort());
+    const start = (opts: InformerOptions = {}) => {
+      const informer = newInformer<V1ConfigMap>(proxy.kubeConfig(), CM, { stop: stop.signal, timerScheduler: clock, ...opts });
+      return { informer, replica: new Replica(informer) };
+    };
+    const lists = () => proxy.requests.filter(listOf('/configmaps'));
+    return { server, kc, proxy, clock, stop, start, lists };
+  }
+
+  describe('requestTimeoutMs', () => {
+    it('should abort a LIST page that never answers after 60 s by default, report a RequestTimeoutError and retry with backoff', async () => {
+      const { proxy, clock, start, lists, kc } = await setup(3);
+      // The second page of the first LIST never answers.
+      proxy.on((r) => listOf('/configmaps')(r) && r.url.searchParams.has('continue'), { kind: 'stall' }, 1);
+      const { informer, replica } = start({ pageSize: 2 });
+      await until(() => lists().length === 2 && clock.pending().includes(60_000), 'the stalled second page and its timeout');
+      expect(replica.errors).toEqual([]);
+
+      clock.advance(60_000);
+      await until(() => replica.errors.length === 1, 'the timeout to be reported');
+      const error = replica.errors[0]!.error as RequestTimeoutError;
+      expect(error).toBeInstanceOf(RequestTimeoutError);
+      expect(error).toMatchObject({ method: 'GET', timeoutMs: 60_000 });
+      expect(error.path).toMatch(/^\/api\/v1\/configmaps\?limit=2&continue=/);
+      expect(replica.errors[0]!.message).toMatch(
+        /list of \/api\/v1\/configmaps failed; retrying: GET \/api\/v1\/configmaps\?.* no answer within 60000 ms/,
+      );
+      // The request was really aborted, not merely forgotten.
+      await until(() => lists()[1]!.clientAborted, 'the stalled request to be aborted');
+      expect(informerStats(informer)).toMatchObject({ timeouts: 1, errors: 1, lists: 1 });
+      expect(informer.hasSynced()).toBe(false);
+
+      // Backoff, then a LIST that answers.
+      expect(clock.pending()).toEqual([100]);
+      clock.advanceToNext();
+      expect(await informer.waitUntilSynced()).toBe(true);
+      await expectConverged(replica, () => serverVersions(kc, 'v1', 'ConfigMap'), 'after a LIST timeout');
+      expect(informerStats(informer)).toMatchObject({ lists: 2, timeouts: 1 });
+    });
+
+    it('should honour a custom requestTimeoutMs', async () => {
+      const { proxy, clock, start } = await setup(1);
+      proxy.on(listOf('/configmaps'), { kind: 'stall' }, 1);
+      const { informer, replica } = start({ requestTimeoutMs: 5_000 });
+      await until(() => clock.pending().includes(5_000), 'the 5 s timeout');
+      clock.advance(5_000);
+      await until(() => replica.errors.length === 1, 'the timeout');
+      expect(replica.errors[0]!.error).toMatchObject({ name: 'RequestTimeoutError', timeoutMs: 5_000 });
+      expect(informerStats(informer)!.timeouts).toBe(1);
+    });
+  });
+
+  describe('stop', () => {
+    it('should abort the LIST in flight and ask for no further page', async () => {
+      const { proxy, start, lists, stop } = await setup(12);
+      // The fifth page stalls until the client goes away.
+      let seen = 0;
+      proxy.on(listOf('/configmaps'), () => (++seen === 5 ? { kind: 'stall' } : { kind: 'pass' }));
+      const { informer } = start({ pageSize: 1 });
+      await until(() => lists().length === 5, 'five pages asked for');
+      stop.abort();
+      await until(() => lists()[4]!.clientAborted, 'the page in flight to be aborted');
+      // Give a further page every chance to be asked for: none is.
+      await pause(100);
+      expect(lists()).toHaveLength(5);
+      expect(informerStats(informer)).toMatchObject({ state: 'stopped', errors: 0 });
+      expect(informer.hasSynced()).toBe(false);
+    });
+  });
+});
