@@ -2,7 +2,7 @@
 import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { setLogger } from '../../src/index.js';
-import { newInformer, informerStats, RequestTimeoutError, type InformerOptions } from '../../src/kube/index.js';
+import { newInformer, informerStats, PaginationError, RequestTimeoutError, type InformerOptions } from '../../src/kube/index.js';
 import { Harness, Replica, expectConverged, pause, serverVersions, until } from '../helpers/kube.js';
 import { listOf, startApiProxy, type ApiProxy } from '../helpers/apiProxy.js';
 import { ManualScheduler } from '../helpers/manualScheduler.js';
@@ -79,6 +79,54 @@ describe('newInformer against a misbehaving server', () => {
       await until(() => replica.errors.length === 1, 'the timeout');
       expect(replica.errors[0]!.error).toMatchObject({ name: 'RequestTimeoutError', timeoutMs: 5_000 });
       expect(informerStats(informer)!.timeouts).toBe(1);
+    });
+  });
+
+  describe('maxListPages', () => {
+    /** A LIST page with no items and the given continue token. */
+    const page = (token: string) => ({
+      kind: 'ConfigMapList',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '1', continue: token },
+      items: [],
+    });
+
+    it('should abandon a LIST whose pages never end after maxListPages, report it and retry', async () => {
+      const { proxy, clock, start, lists, kc } = await setup(2);
+      let n = 0;
+      const endless = proxy.on(listOf('/configmaps'), () => ({ kind: 'answer', status: 200, body: page(`token-${++n}`) }));
+      const { informer, replica } = start({ maxListPages: 5 });
+      await until(() => replica.errors.length === 1, 'the abandoned LIST');
+      expect(lists()).toHaveLength(5);
+      const error = replica.errors[0]!.error as PaginationError;
+      expect(error).toBeInstanceOf(PaginationError);
+      expect(error).toMatchObject({ path: '/api/v1/configmaps', pages: 5, continueToken: 'token-5', reason: 'tooManyPages' });
+      expect(replica.errors[0]!.message).toMatch(
+        /list of \/api\/v1\/configmaps failed; retrying: LIST \/api\/v1\/configmaps: still not complete after 5 pages/,
+      );
+
+      // Retried with backoff; once the server behaves, the LIST completes.
+      endless();
+      expect(clock.pending()).toHaveLength(1);
+      clock.advanceToNext();
+      expect(await informer.waitUntilSynced()).toBe(true);
+      await expectConverged(replica, () => serverVersions(kc, 'v1', 'ConfigMap'), 'after an endless LIST');
+      expect(informerStats(informer)).toMatchObject({ lists: 2, errors: 1 });
+    });
+
+    it('should abandon a LIST at once when the server repeats a continue token', async () => {
+      const { proxy, start, lists } = await setup(1);
+      proxy.on(listOf('/configmaps'), { kind: 'answer', status: 200, body: page('same') });
+      const { replica } = start();
+      await until(() => replica.errors.length === 1, 'the abandoned LIST');
+      expect(lists()).toHaveLength(2);
+      expect(replica.errors[0]!.error).toMatchObject({
+        name: 'PaginationError',
+        pages: 2,
+        continueToken: 'same',
+        reason: 'repeatedContinue',
+      });
+      expect(replica.errors[0]!.message).toContain('the server sent continue token "same" twice (page 2)');
     });
   });
 

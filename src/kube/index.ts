@@ -4,6 +4,7 @@ export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';
 export { backoffDelay, type BackoffPolicy } from './backoff.js';
 export { ApiError, requestJson, type RequestOptions } from './request.js';
 export { RequestTimeoutError } from './requestTimeoutError.js';
+export { PaginationError } from './paginationError.js';
 export { RejectedObjectError } from './rejectedObjectError.js';
 export {
   step as informerStep,

@@ -1,6 +1,7 @@
 // A paginated LIST through client-node's own HTTP stack and authentication, keeping objects as raw JSON.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, requestJson, type RequestOptions } from './request.js';
+import { PaginationError } from './paginationError.js';
 
 /** The items (as the server sent them, not yet admitted) and the resourceVersion of a complete LIST. */
 export interface ListResult {
@@ -12,6 +13,8 @@ export interface ListResult {
 export interface ListOptions {
   readonly query: Record<string, string | undefined>;
   readonly pageSize: number;
+  /** Pages at most, over every restart of one LIST. */
+  readonly maxPages: number;
   /** Bounds on each page's request (its signal also ends the LIST between pages). */
   readonly request?: RequestOptions;
 }
@@ -19,19 +22,29 @@ export interface ListOptions {
 /**
  * LISTs every page of `path` as raw JSON, items exactly as sent (they usually omit `kind`/`apiVersion`).
  * @throws ApiError for a non-2xx answer (a 410 on a continue token restarts the LIST from the start);
- * an Error for an answer that is not a list.
+ * an Error for an answer that is not a list; a PaginationError for pages that would not end.
  */
 export async function listAll(kc: KubeConfig, path: string, opts: ListOptions): Promise<ListResult> {
   const { query, pageSize } = opts;
+  let pages = 0;
   for (let restarts = 0; ; restarts++) {
     const items: unknown[] = [];
+    // A server that hands out a token twice would have us page for ever.
+    const tokens = new Set<string>();
     let cont: string | undefined;
     let rv = '';
     try {
       do {
+        if (cont !== undefined) {
+          if (tokens.has(cont)) throw new PaginationError(path, pages, cont, 'repeatedContinue');
+          if (pages >= opts.maxPages) throw new PaginationError(path, pages, cont, 'tooManyPages');
+          tokens.add(cont);
+        }
+        pages++;
         const page = await requestJson(kc, 'GET', path, { ...query, limit: String(pageSize), continue: cont }, undefined, opts.request);
         const list = listPage(path, page);
-        items.push(...list.items);
+        // A loop, not push(...items): a page of 200 000 items would exceed the argument limit.
+        for (const item of list.items) items.push(item);
         rv = list.resourceVersion ?? rv;
         cont = list.continue;
       } while (cont !== undefined);

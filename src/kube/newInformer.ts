@@ -38,6 +38,12 @@ export interface InformerOptions extends CollectionOptions {
    * which ends a watch that sends nothing for 30 s.
    */
   requestTimeoutMs?: number;
+  /**
+   * Pages one LIST may take before it is abandoned with a `PaginationError` (then retried with backoff), so
+   * a server that always answers with a `continue` token cannot keep the informer paging for ever. A token
+   * the server sends twice abandons the LIST at once. Default 10 000.
+   */
+  maxListPages?: number;
 }
 
 /** Counters of one informer (see `informerStats`). */
@@ -172,7 +178,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     this.listAbort?.abort();
     const abort = (this.listAbort = new AbortController());
     const request = { signal: abort.signal, timeoutMs: this.opts?.requestTimeoutMs ?? 60_000, scheduler: this.timerScheduler };
-    listAll(this.kc, this.path, { query, pageSize: this.opts?.pageSize ?? 500, request }).then(
+    listAll(this.kc, this.path, { query, pageSize: this.opts?.pageSize ?? 500, maxPages: this.opts?.maxListPages ?? 10_000, request }).then(
       (result) => {
         if (this.listAbort !== abort) return;
         this.listAbort = undefined;
