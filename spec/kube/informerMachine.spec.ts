@@ -171,6 +171,19 @@ describe('informerStep', () => {
       });
     });
 
+    it('should carry the Retry-After of a failure as a floor under the backoff wait', () => {
+      expect(step(listing(0), { kind: 'listFailed', error: boom, retryAfterMs: 7000 }).effects).toContainEqual({
+        kind: 'wait',
+        ms: 100,
+        atLeastMs: 7000,
+      });
+      expect(step(watching('9'), { kind: 'watchFailed', error: boom, retryAfterMs: 3000 }).effects).toContainEqual({
+        kind: 'wait',
+        ms: 100,
+        atLeastMs: 3000,
+      });
+    });
+
     it('should report and relist when the server refuses the resourceVersion (400), backing off if it refuses a fresh one too', () => {
       expect(step(watching('9', { attempt: 1 }), { kind: 'watchRefused', error: boom })).toEqual({
         state: listing(1),

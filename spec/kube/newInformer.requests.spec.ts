@@ -4,7 +4,7 @@ import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { setLogger } from '../../src/index.js';
 import { newInformer, informerStats, PaginationError, RequestTimeoutError, type InformerOptions } from '../../src/kube/index.js';
 import { Harness, Replica, expectConverged, pause, serverVersions, until } from '../helpers/kube.js';
-import { listOf, startApiProxy, type ApiProxy } from '../helpers/apiProxy.js';
+import { listOf, startApiProxy, watchOf, type ApiProxy } from '../helpers/apiProxy.js';
 import { ManualScheduler } from '../helpers/manualScheduler.js';
 
 const cm = (name: string): V1ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: {} });
@@ -127,6 +127,64 @@ describe('newInformer against a misbehaving server', () => {
         reason: 'repeatedContinue',
       });
       expect(replica.errors[0]!.message).toContain('the server sent continue token "same" twice (page 2)');
+    });
+  });
+
+  describe('Retry-After', () => {
+    const when = 'Thu, 03 Dec 2026 06:00:00 GMT';
+    const fiveLater = 'Thu, 03 Dec 2026 06:00:05 GMT';
+    const cases: Array<[string, number, Record<string, string>, unknown, number]> = [
+      ['a 429 with Retry-After in seconds', 429, { 'Retry-After': '7' }, undefined, 7_000],
+      ['a 503 with a Retry-After beyond the 30 s cap', 503, { 'Retry-After': '3600' }, undefined, 30_000],
+      [
+        'a 429 with an HTTP-date Retry-After (read against the Date header)',
+        429,
+        { 'Retry-After': fiveLater, Date: when },
+        undefined,
+        5_000,
+      ],
+      ['a 429 whose Status says details.retryAfterSeconds', 429, {}, { retryAfterSeconds: 2 }, 2_000],
+    ];
+    for (const [what, status, headers, details, wait] of cases) {
+      it(`should wait as long as the server asks on ${what} before listing again`, async () => {
+        const { proxy, clock, start, lists } = await setup(1);
+        const body = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: status, message: 'slow down', details };
+        proxy.on(listOf('/configmaps'), { kind: 'answer', status, headers, body }, 1);
+        const { informer, replica } = start();
+        await until(() => replica.errors.length === 1, 'the refused LIST');
+        expect(replica.errors[0]!.error).toMatchObject({ statusCode: status, retryAfterMs: wait === 30_000 ? 3_600_000 : wait });
+        expect(clock.pending()).toEqual([wait]);
+        clock.advance(wait - 1);
+        expect(lists()).toHaveLength(1);
+        clock.advance(1);
+        expect(await informer.waitUntilSynced()).toBe(true);
+        expect(lists()).toHaveLength(2);
+      });
+    }
+
+    it('should ignore Retry-After on a 4xx other than 429, and never let it shorten the backoff', async () => {
+      const { proxy, clock, start } = await setup(1);
+      const status = (code: number) => ({ kind: 'Status', code });
+      proxy.on(listOf('/configmaps'), { kind: 'answer', status: 429, headers: { 'Retry-After': '0' }, body: status(429) }, 1);
+      proxy.on(listOf('/configmaps'), { kind: 'answer', status: 403, headers: { 'Retry-After': '9' }, body: status(403) }, 1);
+      const { informer, replica } = start({ backoff: { initialMs: 500 } });
+      await until(() => replica.errors.length === 1, 'the 403');
+      expect(clock.pending()).toEqual([500]);
+      clock.advanceToNext();
+      await until(() => replica.errors.length === 2, 'the 429');
+      expect(clock.pending()).toEqual([1_000]);
+      clock.advanceToNext();
+      expect(await informer.waitUntilSynced()).toBe(true);
+    });
+
+    it("should honour an in-stream watch ERROR's details.retryAfterSeconds", async () => {
+      const { proxy, clock, start } = await setup(1);
+      const error = { kind: 'Status', code: 429, reason: 'TooManyRequests', message: 'slow down', details: { retryAfterSeconds: 4 } };
+      proxy.on(watchOf('/configmaps'), { kind: 'stream', lines: [{ type: 'ERROR', object: error }] }, 1);
+      const { informer, replica } = start();
+      expect(await informer.waitUntilSynced()).toBe(true);
+      await until(() => replica.errors.length === 1, 'the watch error');
+      expect(clock.pending()).toEqual([4_000]);
     });
   });
 

@@ -85,4 +85,34 @@ describe('newStatusWriter against a misbehaving server', () => {
     );
     expect(await written()).toEqual({ size: 1 });
   });
+
+  for (const status of [429, 503]) {
+    it(`should wait as long as a ${status} asks (Retry-After) before patching again, capped at 30 s`, async () => {
+      const { proxy, clock, start, patches, written } = await setup({ backoff: { initialMs: 100 } });
+      const body = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: status, message: 'slow down' };
+      // Rules apply newest first: a day first (capped), then 4 s.
+      proxy.on(isStatusPatch, { kind: 'answer', status, headers: { 'Retry-After': '4' }, body }, 1);
+      proxy.on(isStatusPatch, { kind: 'answer', status, headers: { 'Retry-After': '86400' }, body }, 1);
+      const writer = start();
+      await until(
+        () => writer.stats.retries === 1,
+        () => JSON.stringify(writer.stats),
+      );
+      expect(clock.pending()).toEqual([30_000]);
+      clock.advanceToNext();
+      await until(
+        () => writer.stats.retries === 2,
+        () => JSON.stringify(writer.stats),
+      );
+      expect(clock.pending()).toEqual([4_000]);
+      clock.advance(3_999);
+      expect(patches()).toHaveLength(2);
+      clock.advance(1);
+      await until(
+        () => writer.stats.writes === 1,
+        () => JSON.stringify(writer.stats),
+      );
+      expect(await written()).toEqual({ size: 1 });
+    });
+  }
 });

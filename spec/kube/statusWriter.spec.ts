@@ -235,7 +235,8 @@ describe('newStatusWriter', () => {
     expect(patches(server, 'g1')).toHaveLength(3);
     expect(patches(server, 'g2')).toHaveLength(4);
     expect(writer.stats).toMatchObject({ writes: 1, failures: 1, retries: 2 + 3, conflicts: 0 });
-    expect([...timers.delays].sort((a, b) => a - b)).toEqual([100, 100, 200, 200, 400]);
+    // g2's 500s back off 100, 200, 400; g1's 503s carry the server's Retry-After: 1, a floor over 100 and 200.
+    expect([...timers.delays].sort((a, b) => a - b)).toEqual([100, 200, 400, 1000, 1000]);
   });
 
   it('should not write for an object deleted while a retry was pending', async () => {

@@ -26,13 +26,14 @@ export type InformerState =
 /** What happened. */
 export type InformerInput =
   | { readonly kind: 'listed'; readonly resourceVersion: string }
-  | { readonly kind: 'listFailed'; readonly error: unknown }
+  /** `retryAfterMs`: the server asked to wait this long (Retry-After), already capped. */
+  | { readonly kind: 'listFailed'; readonly error: unknown; readonly retryAfterMs?: number }
   | { readonly kind: 'watchEvent'; readonly resourceVersion: string | undefined }
   | { readonly kind: 'watchExpired' }
   /** The server refused the watch's resourceVersion (400): like an expiry, only a LIST helps, but it is reported. */
   | { readonly kind: 'watchRefused'; readonly error: unknown }
   | { readonly kind: 'watchClosed' }
-  | { readonly kind: 'watchFailed'; readonly error: unknown }
+  | { readonly kind: 'watchFailed'; readonly error: unknown; readonly retryAfterMs?: number }
   | { readonly kind: 'timerFired' }
   | { readonly kind: 'stop' };
 
@@ -41,7 +42,8 @@ export type InformerEffect =
   | { readonly kind: 'list' }
   | { readonly kind: 'watch'; readonly resourceVersion: string }
   | { readonly kind: 'closeWatch' }
-  | { readonly kind: 'wait'; readonly ms: number }
+  /** Wait `ms` (the backoff, which the driver may jitter), and at least `atLeastMs` when the server asked for it. */
+  | { readonly kind: 'wait'; readonly ms: number; readonly atLeastMs?: number }
   | { readonly kind: 'cancelWait' }
   | { readonly kind: 'report'; readonly error: unknown; readonly during: 'list' | 'watch' };
 
@@ -69,10 +71,7 @@ export function step(
         const attempt = state.attempt + 1;
         return {
           state: { kind: 'waiting', then: 'list', resourceVersion: '', attempt },
-          effects: [
-            { kind: 'report', error: input.error, during: 'list' },
-            { kind: 'wait', ms: backoffDelay(attempt, policy) },
-          ],
+          effects: [{ kind: 'report', error: input.error, during: 'list' }, waitFor(attempt, policy, input.retryAfterMs)],
         };
       }
       return { state, effects: [] };
@@ -123,7 +122,7 @@ export function step(
             effects: [
               { kind: 'closeWatch' },
               { kind: 'report', error: input.error, during: 'watch' },
-              { kind: 'wait', ms: backoffDelay(attempt, policy) },
+              waitFor(attempt, policy, input.retryAfterMs),
             ],
           };
         }
@@ -138,4 +137,9 @@ export function step(
         effects: [{ kind: 'watch', resourceVersion: state.resourceVersion }],
       };
   }
+}
+
+function waitFor(attempt: number, policy: BackoffPolicy | undefined, retryAfterMs: number | undefined): InformerEffect {
+  const ms = backoffDelay(attempt, policy);
+  return retryAfterMs === undefined ? { kind: 'wait', ms } : { kind: 'wait', ms, atLeastMs: retryAfterMs };
 }

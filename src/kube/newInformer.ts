@@ -9,8 +9,9 @@ import { mutate } from '../engine/transaction.js';
 import { SourceNode } from '../engine/sourceNode.js';
 import { collectionPath, type ResourceRef } from './resourcePath.js';
 import { listAll } from './listAll.js';
-import { ApiError } from './request.js';
+import { ApiError } from './apiError.js';
 import { RequestTimeoutError } from './requestTimeoutError.js';
+import { retryAfterOf } from './retryAfter.js';
 import { INITIAL_STATE, step, type InformerEffect, type InformerInput, type InformerState } from './informerMachine.js';
 import type { BackoffPolicy } from './backoff.js';
 import { admissionFor, isDecimalResourceVersion, type Admission } from './admission.js';
@@ -143,10 +144,13 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
           break;
         case 'wait':
           this.timer?.unsubscribe();
-          this.timer = this.timerScheduler.schedule(() => {
-            this.timer = undefined;
-            this.input({ kind: 'timerFired' });
-          }, e.ms);
+          this.timer = this.timerScheduler.schedule(
+            () => {
+              this.timer = undefined;
+              this.input({ kind: 'timerFired' });
+            },
+            Math.max(e.ms, e.atLeastMs ?? 0),
+          );
           break;
         case 'cancelWait':
           this.timer?.unsubscribe();
@@ -203,7 +207,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
         if (this.listAbort !== abort) return;
         this.listAbort = undefined;
         if (error instanceof RequestTimeoutError) this.stats.timeouts++;
-        if (this.machine.kind === 'listing') this.input({ kind: 'listFailed', error });
+        if (this.machine.kind === 'listing') this.input({ kind: 'listFailed', error, retryAfterMs: retryAfterOf(error) });
       },
     );
   }

@@ -2,18 +2,10 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext, type KubeConfig } from '@kubernetes/client-node';
 import { RequestTimeoutError } from './requestTimeoutError.js';
+import { ApiError } from './apiError.js';
+import { parseRetryAfter } from './retryAfter.js';
 
-/** An HTTP answer other than 2xx, with the Status body's message and reason when there is one. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly reason?: string,
-  ) {
-    super(message);
-  }
-}
+export { ApiError };
 
 const http = new IsomorphicFetchHttpLibrary();
 
@@ -65,14 +57,18 @@ export async function requestJson(
   if (resp.httpStatusCode < 200 || resp.httpStatusCode > 299) {
     let message = text.slice(0, 300);
     let reason: string | undefined;
+    let details: { retryAfterSeconds?: unknown } | undefined;
     try {
-      const status = JSON.parse(text) as { message?: string; reason?: string };
-      message = status.message ?? message;
-      reason = status.reason;
+      const status = JSON.parse(text) as { message?: string; reason?: string; details?: { retryAfterSeconds?: unknown } } | null;
+      message = status?.message ?? message;
+      reason = status?.reason;
+      details = status?.details;
     } catch {
       // not a Status body: keep the raw text
     }
-    throw new ApiError(resp.httpStatusCode, `${method} ${url.pathname}${url.search}: ${resp.httpStatusCode} ${message}`, reason);
+    const retryAfterMs = parseRetryAfter(resp.headers['retry-after'], resp.headers['date'], details?.retryAfterSeconds);
+    const where = `${method} ${url.pathname}${url.search}`;
+    throw new ApiError(resp.httpStatusCode, `${where}: ${resp.httpStatusCode} ${message}`, reason, retryAfterMs);
   }
   return text === '' ? undefined : (JSON.parse(text) as unknown);
 }

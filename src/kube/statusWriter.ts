@@ -13,6 +13,7 @@ import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { collectionPath } from './resourcePath.js';
 import { ApiError, requestJson } from './request.js';
 import { RequestTimeoutError } from './requestTimeoutError.js';
+import { retryAfterOf } from './retryAfter.js';
 import { mergePatchOf } from './mergePatchOf.js';
 
 /** How a status writer patches. */
@@ -300,7 +301,8 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
           this.retryTimers.delete(key);
           this.enqueue(key);
         },
-        backoffDelay(attempt, this.opts.backoff),
+        // The server's Retry-After (429, 503) is a floor: retrying sooner would only be refused again.
+        Math.max(backoffDelay(attempt, this.opts.backoff), retryAfterOf(e) ?? 0),
       ),
     );
   }
@@ -344,7 +346,8 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
 /**
  * Writes the statuses of a status collection back to the API server through each object's `status`
  * subresource, only when the desired status differs from what the object carries. Conflicts (409), 429,
- * 5xx and network errors are retried with backoff; an object that no longer exists is never written.
+ * 5xx, network errors and timeouts (`requestTimeoutMs`) are retried with backoff, never sooner than the
+ * server's Retry-After (capped at 30 s); an object that no longer exists is never written.
  * Concurrency and rate are bounded; counters are in `stats` (and in the debug dump with `debugger`).
  * @example
  * const [status] = newStatusCollection(policies, (ctx, p) => ({ status: { matched: count(ctx, p) } }));

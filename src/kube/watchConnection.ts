@@ -1,6 +1,7 @@
 // One WATCH at a time over client-node's `Watch`, and what its endings mean to the informer's state machine.
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
-import { ApiError } from './request.js';
+import { ApiError } from './apiError.js';
+import { parseRetryAfter, retryAfterOf } from './retryAfter.js';
 import type { InformerInput } from './informerMachine.js';
 
 /** What a watch connection reports; callbacks of a watch that was closed or replaced are never made. */
@@ -76,15 +77,22 @@ export function watchEndInput(err: unknown): InformerInput {
   if ((err as { name?: string }).name === 'TimeoutError') return { kind: 'watchClosed' };
   // The server refuses where we ask to watch from (a resourceVersion it cannot read): only a LIST helps.
   if (status === 400) return { kind: 'watchRefused', error: err };
-  return { kind: 'watchFailed', error: err };
+  return { kind: 'watchFailed', error: err, retryAfterMs: retryAfterOf(err) };
 }
 
 /** The machine input for an in-stream ERROR event (a Status as the server sent it: it may lack any field). */
 export function watchErrorInput(object: unknown): InformerInput {
-  const status = object as { code?: unknown; message?: unknown; reason?: unknown } | null | undefined;
+  const status = object as
+    { code?: unknown; message?: unknown; reason?: unknown; details?: { retryAfterSeconds?: unknown } } | null | undefined;
   const code = typeof status?.code === 'number' ? status.code : 500;
   if (code === 410) return { kind: 'watchExpired' };
   const message = typeof status?.message === 'string' ? status.message : JSON.stringify(object);
-  const error = new ApiError(code, `watch error: ${message}`, typeof status?.reason === 'string' ? status.reason : undefined);
-  return code === 400 ? { kind: 'watchRefused', error } : { kind: 'watchFailed', error };
+  const reason = typeof status?.reason === 'string' ? status.reason : undefined;
+  const error = new ApiError(
+    code,
+    `watch error: ${message}`,
+    reason,
+    parseRetryAfter(undefined, undefined, status?.details?.retryAfterSeconds),
+  );
+  return code === 400 ? { kind: 'watchRefused', error } : { kind: 'watchFailed', error, retryAfterMs: retryAfterOf(error) };
 }
