@@ -128,6 +128,7 @@ function handle(
   }
   if (action?.kind === 'stream') {
     res.writeHead(200, { 'content-type': 'application/json' });
+    res.flushHeaders();
     for (const line of action.lines) res.write(`${JSON.stringify(line)}\n`);
     return;
   }
@@ -136,6 +137,8 @@ function handle(
     (up) => {
       if (action === undefined || up.statusCode !== 200) {
         res.writeHead(up.statusCode ?? 502, up.headers);
+        // A watch may say nothing for a while: the client must see the answer's head at once, as from the server.
+        res.flushHeaders();
         up.pipe(res);
         return;
       }
@@ -153,6 +156,7 @@ function handle(
         return;
       }
       res.writeHead(200, headers);
+      res.flushHeaders();
       let partial = '';
       up.setEncoding('utf8');
       up.on('data', (c: string) => {

@@ -12,6 +12,7 @@ const ALL_INPUTS: readonly InformerInput[] = [
   { kind: 'watchExpired' },
   { kind: 'watchRefused', error: boom },
   { kind: 'watchClosed' },
+  { kind: 'watchHealthy' },
   { kind: 'watchFailed', error: boom },
   { kind: 'timerFired' },
   { kind: 'stop' },
@@ -113,13 +114,26 @@ describe('informerStep', () => {
   });
 
   describe('watching', () => {
-    it('should track the resourceVersion of every event and bookmark, and reset the failure count', () => {
+    it('should track the resourceVersion of every event and bookmark, keeping the failure count until the watch is healthy', () => {
       const s = step(watching('5', { attempt: 3, afterList: true }), { kind: 'watchEvent', resourceVersion: '9' });
-      expect(s).toEqual({ state: watching('9', { sawEvent: true, afterList: true }), effects: [] });
+      expect(s).toEqual({ state: watching('9', { attempt: 3, sawEvent: true, afterList: true }), effects: [] });
       // An event without a resourceVersion keeps the last one.
       expect(step(s.state, { kind: 'watchEvent', resourceVersion: undefined }).state).toEqual(
-        watching('9', { sawEvent: true, afterList: true }),
+        watching('9', { attempt: 3, sawEvent: true, afterList: true }),
       );
+      // A watch that stayed open long enough forgives the failures before it.
+      expect(step(s.state, { kind: 'watchHealthy' })).toEqual({ state: watching('9', { sawEvent: true, afterList: true }), effects: [] });
+    });
+
+    it('should keep growing the backoff when every watch delivers an event and then fails at once', () => {
+      const inputs: InformerInput[] = [];
+      for (let i = 0; i < 5; i++)
+        inputs.push({ kind: 'watchEvent', resourceVersion: String(10 + i) }, { kind: 'watchFailed', error: boom }, { kind: 'timerFired' });
+      const waits = run(watching('9'), inputs)
+        .flatMap((r) => r.effects)
+        .filter((e) => e.kind === 'wait')
+        .map((e) => (e as { ms: number }).ms);
+      expect(waits).toEqual([100, 200, 400, 800, 1600]);
     });
 
     it('should resume at once from the last resourceVersion when a watch that delivered something ends', () => {
@@ -147,10 +161,10 @@ describe('informerStep', () => {
       });
     });
 
-    it('should grow the watch backoff up to the cap while watches keep failing, and start over after an event', () => {
+    it('should grow the watch backoff up to the cap while watches keep failing, and start over after a healthy watch', () => {
       const inputs: InformerInput[] = [];
       for (let i = 0; i < 8; i++) inputs.push({ kind: 'watchFailed', error: boom }, { kind: 'timerFired' });
-      inputs.push({ kind: 'watchEvent', resourceVersion: '10' }, { kind: 'watchFailed', error: boom });
+      inputs.push({ kind: 'watchEvent', resourceVersion: '10' }, { kind: 'watchHealthy' }, { kind: 'watchFailed', error: boom });
       const results = run(watching('9'), inputs);
       const waits = results
         .flatMap((r) => r.effects)
@@ -206,10 +220,11 @@ describe('informerStep', () => {
         100, 200, 400, 800, 1600, 3200, 5000, 5000,
       ]);
       expect(effects.filter((e) => e.kind === 'list')).toHaveLength(8);
-      // Once a watch delivers something, the count starts over and a later 410 relists at once.
+      // Once a watch delivers something and stays healthy, the count starts over and a later 410 relists at once.
       const recovered = run(results.at(-1)!.state, [
         { kind: 'listed', resourceVersion: '20' },
         { kind: 'watchEvent', resourceVersion: '21' },
+        { kind: 'watchHealthy' },
         { kind: 'watchExpired' },
       ]);
       expect(recovered.at(-1)).toEqual({ state: listing(0), effects: [{ kind: 'closeWatch' }, { kind: 'list' }] });

@@ -32,7 +32,13 @@ describe('newInformer against a misbehaving server', () => {
     const stop = new AbortController();
     h.stop().addEventListener('abort', () => stop.abort());
     const start = (opts: InformerOptions = {}) => {
-      const informer = newInformer<V1ConfigMap>(proxy.kubeConfig(), CM, { stop: stop.signal, timerScheduler: clock, ...opts });
+      // The top of the jitter range unless a test says otherwise, so the waits are the backoff itself.
+      const informer = newInformer<V1ConfigMap>(proxy.kubeConfig(), CM, {
+        stop: stop.signal,
+        timerScheduler: clock,
+        ...opts,
+        backoff: { random: () => 1, ...opts.backoff },
+      });
       return { informer, replica: new Replica(informer) };
     };
     const lists = () => proxy.requests.filter(listOf('/configmaps'));

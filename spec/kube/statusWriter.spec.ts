@@ -207,7 +207,8 @@ describe('newStatusWriter', () => {
     const { server, kc, api } = await setup({ g1: 1 });
     server.failNext(3, 409, { match: isStatusPatch });
     const timers = recordingScheduler(1);
-    const { writer } = pipeline(kc, { timerScheduler: timers.scheduler });
+    // The top of the jitter range, so the delays are the backoff itself.
+    const { writer } = pipeline(kc, { timerScheduler: timers.scheduler, backoff: { random: () => 1 } });
     await until(
       () => writer.stats.writes === 1,
       () => JSON.stringify(writer.stats),
@@ -224,7 +225,7 @@ describe('newStatusWriter', () => {
     server.failNext(2, 503, { match: (m, p) => isStatusPatch(m, p) && p.includes('/g1/') });
     server.failNext(10, 500, { match: (m, p) => isStatusPatch(m, p) && p.includes('/g2/') });
     const timers = recordingScheduler(1);
-    const { writer } = pipeline(kc, { timerScheduler: timers.scheduler, maxAttempts: 4 });
+    const { writer } = pipeline(kc, { timerScheduler: timers.scheduler, maxAttempts: 4, backoff: { random: () => 1 } });
     await until(
       () => writer.stats.writes === 1 && writer.stats.failures === 1,
       () => JSON.stringify(writer.stats),

@@ -1,7 +1,7 @@
 // rxkrt/kube: Kubernetes sources and sinks over @kubernetes/client-node.
 export { newInformer, informerStats, type InformerOptions, type InformerStats } from './newInformer.js';
 export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';
-export { backoffDelay, type BackoffPolicy } from './backoff.js';
+export { backoffDelay, jitteredDelay, type BackoffPolicy } from './backoff.js';
 export { ApiError, requestJson, type RequestOptions } from './request.js';
 export { RequestTimeoutError } from './requestTimeoutError.js';
 export { PaginationError } from './paginationError.js';

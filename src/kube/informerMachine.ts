@@ -5,11 +5,12 @@ import { backoffDelay, type BackoffPolicy } from './backoff.js';
 
 /** Where the informer is. */
 export type InformerState =
-  /** A LIST (all pages) is in flight. `attempt` counts failures since a watch last delivered something. */
+  /** A LIST (all pages) is in flight. `attempt` counts failures since a watch last stayed healthy. */
   | { readonly kind: 'listing'; readonly attempt: number }
   /**
    * A WATCH from `resourceVersion` is open or opening. `sawEvent`: it delivered something (an event or a
-   * bookmark), which resets `attempt`. `afterList`: it starts from a LIST's resourceVersion.
+   * bookmark). `afterList`: it starts from a LIST's resourceVersion. `attempt` is reset only once the watch
+   * has stayed open for a while (`watchHealthy`): an event followed at once by an error proves nothing.
    */
   | {
       readonly kind: 'watching';
@@ -33,6 +34,8 @@ export type InformerInput =
   /** The server refused the watch's resourceVersion (400): like an expiry, only a LIST helps, but it is reported. */
   | { readonly kind: 'watchRefused'; readonly error: unknown }
   | { readonly kind: 'watchClosed' }
+  /** The watch has stayed open `healthyWatchMs`: the failures before it are forgiven. */
+  | { readonly kind: 'watchHealthy' }
   | { readonly kind: 'watchFailed'; readonly error: unknown; readonly retryAfterMs?: number }
   | { readonly kind: 'timerFired' }
   | { readonly kind: 'stop' };
@@ -79,9 +82,11 @@ export function step(
       switch (input.kind) {
         case 'watchEvent':
           return {
-            state: { ...state, resourceVersion: input.resourceVersion ?? state.resourceVersion, attempt: 0, sawEvent: true },
+            state: { ...state, resourceVersion: input.resourceVersion ?? state.resourceVersion, sawEvent: true },
             effects: [],
           };
+        case 'watchHealthy':
+          return { state: { ...state, attempt: 0 }, effects: [] };
         case 'watchExpired':
         case 'watchRefused': {
           const report: InformerEffect[] = input.kind === 'watchRefused' ? [{ kind: 'report', error: input.error, during: 'watch' }] : [];

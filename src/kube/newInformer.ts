@@ -13,7 +13,7 @@ import { ApiError } from './apiError.js';
 import { RequestTimeoutError } from './requestTimeoutError.js';
 import { retryAfterOf } from './retryAfter.js';
 import { INITIAL_STATE, step, type InformerEffect, type InformerInput, type InformerState } from './informerMachine.js';
-import type { BackoffPolicy } from './backoff.js';
+import { jitteredDelay, type BackoffPolicy } from './backoff.js';
 import { admissionFor, isDecimalResourceVersion, type Admission } from './admission.js';
 import { RejectedObjectError } from './rejectedObjectError.js';
 import { WatchConnection, watchEndInput, watchErrorInput } from './watchConnection.js';
@@ -24,7 +24,13 @@ export interface InformerOptions extends CollectionOptions {
   scheduler?: SchedulerLike;
   /** Where backoff waits are scheduled. Default `asyncScheduler`. */
   timerScheduler?: SchedulerLike;
+  /** Waits between retries: exponential from 100 ms, capped at 5 s, with equal jitter by default. */
   backoff?: BackoffPolicy;
+  /**
+   * How long a watch must stay open before the failures before it are forgotten and the backoff starts over.
+   * A server that sends one event and then fails would otherwise be reconnected to every 100 ms. Default 10 000.
+   */
+  healthyWatchMs?: number;
   /** LIST page size. Default 500. */
   pageSize?: number;
   /**
@@ -87,6 +93,8 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   private readonly flushScheduler: SchedulerLike;
   private readonly timerScheduler: SchedulerLike;
   private timer: Subscription | undefined;
+  /** Fires `watchHealthy` once the open watch has lasted `healthyWatchMs`. */
+  private healthTimer: Subscription | undefined;
   /** Aborts the LIST in flight (on stop, or when a newer LIST replaces it). */
   private listAbort: AbortController | undefined;
   private flushAction: Subscription | undefined;
@@ -113,9 +121,12 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     this.path = collectionPath(ref);
     this.admit = admissionFor(ref, { opaqueResourceVersions: opts?.opaqueResourceVersions });
     this.connection = new WatchConnection(kc, this.path, {
-      opened: () => {},
+      opened: () => this.armHealthTimer(),
       event: (type, object) => this.onWatchEvent(type, object),
-      done: (err) => this.input(watchEndInput(err)),
+      done: (err) => {
+        this.disarmHealthTimer();
+        this.input(watchEndInput(err));
+      },
     });
     this.flushScheduler = opts?.scheduler ?? asapScheduler;
     this.timerScheduler = opts?.timerScheduler ?? asyncScheduler;
@@ -140,6 +151,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
           this.watch(e.resourceVersion);
           break;
         case 'closeWatch':
+          this.disarmHealthTimer();
           this.connection.close();
           break;
         case 'wait':
@@ -149,7 +161,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
               this.timer = undefined;
               this.input({ kind: 'timerFired' });
             },
-            Math.max(e.ms, e.atLeastMs ?? 0),
+            Math.max(jitteredDelay(e.ms, this.opts?.backoff), e.atLeastMs ?? 0),
           );
           break;
         case 'cancelWait':
@@ -255,7 +267,21 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     return undefined;
   }
 
+  private armHealthTimer(): void {
+    this.disarmHealthTimer();
+    this.healthTimer = this.timerScheduler.schedule(() => {
+      this.healthTimer = undefined;
+      this.input({ kind: 'watchHealthy' });
+    }, this.opts?.healthyWatchMs ?? 10_000);
+  }
+
+  private disarmHealthTimer(): void {
+    this.healthTimer?.unsubscribe();
+    this.healthTimer = undefined;
+  }
+
   private watch(resourceVersion: string): void {
+    this.disarmHealthTimer();
     this.stats.watches++;
     this.connection.open({
       resourceVersion,

@@ -9,7 +9,7 @@ import { internal } from '../engine/internalCollection.js';
 import { log } from '../core/logger.js';
 import { allocateUid } from '../engine/uid.js';
 import { onAbort } from '../engine/onAbort.js';
-import { backoffDelay, type BackoffPolicy } from './backoff.js';
+import { backoffDelay, jitteredDelay, type BackoffPolicy } from './backoff.js';
 import { collectionPath } from './resourcePath.js';
 import { ApiError, requestJson } from './request.js';
 import { RequestTimeoutError } from './requestTimeoutError.js';
@@ -29,6 +29,7 @@ export interface StatusWriterOptions {
   qps?: number;
   /** Attempts per key before a failure is final (conflicts and 5xx are retried). Default 8. */
   maxAttempts?: number;
+  /** Waits between retries of one key: exponential from 100 ms, capped at 5 s, with equal jitter by default. */
   backoff?: BackoffPolicy;
   /** Plural of a kind, where the default rule (lower-case + s) does not fit. */
   plurals?: Record<string, string>;
@@ -302,7 +303,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
           this.enqueue(key);
         },
         // The server's Retry-After (429, 503) is a floor: retrying sooner would only be refused again.
-        Math.max(backoffDelay(attempt, this.opts.backoff), retryAfterOf(e) ?? 0),
+        Math.max(jitteredDelay(backoffDelay(attempt, this.opts.backoff), this.opts.backoff), retryAfterOf(e) ?? 0),
       ),
     );
   }
