@@ -177,6 +177,33 @@ describe('newInformer admission', () => {
     expect(informerStats(informer)).toMatchObject({ lists: 2, rejected: 1, errors: 1 });
   });
 
+  it('should keep the cached version of an object a relist sends with a malformed resourceVersion (no delete)', async () => {
+    const { server, proxy, start } = await setup(CM, ['a', 'b']);
+    const { informer, replica } = start();
+    expect(await informer.waitUntilSynced()).toBe(true);
+    await until(() => proxy.requests.some((r) => r.isWatch), 'the first watch');
+    const cachedB = informer.getKey('default/b');
+    // The next watch finds its history gone (410); the relist that follows sends b with a broken resourceVersion.
+    proxy.on(watchOf('/configmaps'), { kind: 'answer', status: 410, body: { kind: 'Status', code: 410, reason: 'Expired' } }, 1);
+    const breakB = (o: V1ConfigMap): V1ConfigMap =>
+      o.metadata?.name === 'b' ? { ...o, metadata: { ...o.metadata, resourceVersion: 'x' } } : o;
+    proxy.on(
+      listOf('/configmaps'),
+      { kind: 'rewriteBody', rewrite: (l) => ({ ...(l as object), items: (l as { items: V1ConfigMap[] }).items.map(breakB) }) },
+      1,
+    );
+    server.dropWatches();
+    await until(
+      () => informerStats(informer)!.relists === 1 && informerStats(informer)!.rejected === 1,
+      () => JSON.stringify(informerStats(informer)),
+    );
+    expect(rejections(replica.errors).map((e) => [e.key, e.reason])).toEqual([
+      ['default/b', 'resourceVersion "x" is not a decimal string'],
+    ]);
+    expect(informer.getKey('default/b')).toBe(cachedB);
+    expect(replica.events().filter((e) => e.type === 'delete')).toEqual([]);
+  });
+
   for (const how of ['an HTTP 400', 'an in-stream ERROR 400'] as const) {
     it(`should relist when the server refuses the watch's resourceVersion with ${how}`, async () => {
       const { server, proxy, start, core, kc } = await setup(CM, ['a']);

@@ -5,10 +5,13 @@ import { tryKeyOf } from '../core/keyOf.js';
 import type { ResourceRef } from './resourcePath.js';
 import { fieldSelectorMatcher, labelSelectorMatcher } from './selectorMatch.js';
 
-/** The verdict on one value: the object to store, or why not (with its key when it has one). */
+/**
+ * The verdict on one value: the object to store, or why not (with its key when it has one). `ours`: the
+ * object is one the informer follows, only malformed, so a relist must not take it for deleted.
+ */
 export type Verdict =
   | { readonly ok: true; readonly object: KubernetesObject }
-  | { readonly ok: false; readonly key: string | undefined; readonly reason: string };
+  | { readonly ok: false; readonly key: string | undefined; readonly reason: string; readonly ours?: boolean };
 
 /** Decides on values from one resource; build it once per informer (it parses the selectors). */
 export type Admission = (value: unknown) => Verdict;
@@ -54,7 +57,7 @@ export function admissionFor(ref: ResourceRef, opts: { opaqueResourceVersions?: 
     if (!fieldsMatch(meta)) return no(key, `does not match the informer's fieldSelector ${JSON.stringify(ref.fieldSelector)}`);
     const rv = meta.resourceVersion;
     if (opts.opaqueResourceVersions ? rv !== undefined && typeof rv !== 'string' : !isDecimalResourceVersion(rv))
-      return no(key, `resourceVersion ${JSON.stringify(rv)} is not a decimal string`);
+      return { ok: false, key, reason: `resourceVersion ${JSON.stringify(rv)} is not a decimal string`, ours: true };
     return { ok: true, object: value as KubernetesObject };
   };
 }

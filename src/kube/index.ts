@@ -1,5 +1,6 @@
 // rxkrt/kube: Kubernetes sources and sinks over @kubernetes/client-node.
-export { newInformer, informerStats, type InformerOptions, type InformerStats } from './newInformer.js';
+export { newInformer, informerStats } from './newInformer.js';
+export type { InformerOptions, InformerStats } from './informerOptions.js';
 export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';
 export { backoffDelay, jitteredDelay, type BackoffPolicy } from './backoff.js';
 export { ApiError, requestJson, type RequestOptions } from './request.js';

@@ -1,7 +1,7 @@
 // newInformer: a source collection kept in step with the API server by list + watch, recovering from any fault.
 import { asapScheduler, asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import type { Collection, CollectionOptions } from '../core/types.js';
+import type { Collection } from '../core/types.js';
 import { TransformError } from '../core/errors.js';
 import { equals } from '../core/equals.js';
 import { freezeInput } from '../core/freeze.js';
@@ -13,60 +13,11 @@ import { ApiError } from './apiError.js';
 import { RequestTimeoutError } from './requestTimeoutError.js';
 import { retryAfterOf } from './retryAfter.js';
 import { INITIAL_STATE, step, type InformerEffect, type InformerInput, type InformerState } from './informerMachine.js';
-import { jitteredDelay, type BackoffPolicy } from './backoff.js';
+import { jitteredDelay } from './backoff.js';
+import type { InformerOptions, InformerStats } from './informerOptions.js';
 import { admissionFor, isDecimalResourceVersion, type Admission } from './admission.js';
 import { RejectedObjectError } from './rejectedObjectError.js';
 import { WatchConnection, watchEndInput, watchErrorInput } from './watchConnection.js';
-
-/** Options of `newInformer` beyond the common collection options. */
-export interface InformerOptions extends CollectionOptions {
-  /** When buffered watch events are applied (a burst is one transaction). Default `asapScheduler`. */
-  scheduler?: SchedulerLike;
-  /** Where backoff waits are scheduled. Default `asyncScheduler`. */
-  timerScheduler?: SchedulerLike;
-  /** Waits between retries: exponential from 100 ms, capped at 5 s, with equal jitter by default. */
-  backoff?: BackoffPolicy;
-  /**
-   * How long a watch must stay open before the failures before it are forgotten and the backoff starts over.
-   * A server that sends one event and then fails would otherwise be reconnected to every 100 ms. Default 10 000.
-   */
-  healthyWatchMs?: number;
-  /** LIST page size. Default 500. */
-  pageSize?: number;
-  /**
-   * Accept any string as a resourceVersion. Off by default: Kubernetes servers send decimal counters, and an
-   * object or event carrying anything else is rejected, since watching from it would fail for ever. Turn it
-   * on only for an aggregated API server known to use another format.
-   */
-  opaqueResourceVersions?: boolean;
-  /**
-   * How long one request (each LIST page) may go without a complete answer before it is aborted, reported as
-   * a `RequestTimeoutError` and retried with backoff. Default 60 000 ms. Watches are bounded by client-node,
-   * which ends a watch that sends nothing for 30 s.
-   */
-  requestTimeoutMs?: number;
-  /**
-   * Pages one LIST may take before it is abandoned with a `PaginationError` (then retried with backoff), so
-   * a server that always answers with a `continue` token cannot keep the informer paging for ever. A token
-   * the server sends twice abandons the LIST at once. Default 10 000.
-   */
-  maxListPages?: number;
-}
-
-/** Counters of one informer (see `informerStats`). */
-export interface InformerStats {
-  lists: number;
-  watches: number;
-  watchEvents: number;
-  bookmarks: number;
-  relists: number;
-  errors: number;
-  /** Objects (LIST items, watch events, bookmarks) refused by admission; each is also reported on `errors$`. */
-  rejected: number;
-  /** Requests aborted by `requestTimeoutMs`. */
-  timeouts: number;
-  state: InformerState['kind'];
-}
 
 interface WatchEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -233,7 +184,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     mutate(() => {
       const seen = new Set<string>();
       for (const value of items) {
-        const admitted = this.admitted(value, 'listed object');
+        const admitted = this.admitted(value, 'listed object', seen);
         if (admitted === undefined) continue;
         // List items usually omit their type; the cache holds every object with it, as watch events carry it.
         const item = (
@@ -257,10 +208,20 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     });
   }
 
-  /** The object if admission accepts it; otherwise undefined, counted and reported (naming key and value). */
-  private admitted(value: unknown, what: string): KubernetesObject | undefined {
+  /**
+   * The object if admission accepts it; otherwise undefined, counted and reported (naming key and value).
+   * `keep` learns the key of a rejected object that is still ours, so a relist keeps its cached version.
+   */
+  private admitted(value: unknown, what: string, keep?: Set<string>): KubernetesObject | undefined {
     const verdict = this.admit(value);
     if (verdict.ok) return verdict.object;
+    if (verdict.ours === true && keep !== undefined) {
+      try {
+        keep.add(this.keyOf(value as T));
+      } catch {
+        // No key of this collection's own: there is no cached version to keep, and the rejection is reported below.
+      }
+    }
     this.stats.rejected++;
     const error = new RejectedObjectError(this.path, verdict.key, value, verdict.reason);
     this.reportError(new TransformError(this.name, verdict.key, error, `${what} rejected`));
@@ -370,9 +331,13 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
 /**
  * A source collection of Kubernetes objects: LIST (all pages, one transaction), then WATCH from the list's
  * resourceVersion with bookmarks. Any error is reported on `errors$` and retried with exponential backoff
- * (capped at 5 s); a `410 Gone` (HTTP or in-stream) relists and diffs against the cache, so deletes missed
- * while disconnected are emitted and nothing is duplicated. Synced once the first LIST is applied.
- * Starts on construction; `stop` closes the watch, and the last state stays readable.
+ * (capped at 5 s, jittered, never sooner than a 429/5xx's Retry-After, reset only after a watch stayed healthy);
+ * a `410 Gone` (HTTP or in-stream) or a `400` refusing the resourceVersion relists and diffs against the cache,
+ * so deletes missed while disconnected are emitted and nothing is duplicated. Synced once the first LIST is applied.
+ * The server is not trusted: an object that is not one, lies outside the namespace or selectors, or carries
+ * a resourceVersion that is not a decimal string is rejected (a `RejectedObjectError` on `errors$`) and the
+ * rest is kept; every request is bounded (`requestTimeoutMs`), and so is a LIST's paging (`maxListPages`).
+ * Starts on construction; `stop` closes the watch and aborts a LIST in flight; the last state stays readable.
  * @example const pods = newInformer<V1Pod>(kc, { apiVersion: 'v1', kind: 'Pod' });
  */
 export function newInformer<T extends KubernetesObject>(kc: KubeConfig, resource: ResourceRef, opts?: InformerOptions): Collection<T> {
