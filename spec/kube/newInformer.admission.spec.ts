@@ -87,7 +87,7 @@ describe('newInformer admission', () => {
 
   it('should reject watch events that are not objects, of another namespace, kind or label, or with a non-numeric resourceVersion, and keep watching', async () => {
     const ref: ResourceRef = { ...CM, namespace: 'default', labelSelector: 'tier=web' };
-    const { proxy, start, core, kc } = await setup(ref, ['a']);
+    const { server, proxy, start, core, kc } = await setup(ref, ['a']);
     const injected: unknown[] = [];
     proxy.on(watchOf('/configmaps'), {
       kind: 'rewriteEvents',
@@ -112,7 +112,7 @@ describe('newInformer admission', () => {
     });
     const { informer, replica } = start();
     expect(await informer.waitUntilSynced()).toBe(true);
-    await until(() => proxy.requests.some((r) => r.isWatch), 'the first watch');
+    await until(() => server.openWatches() === 1, 'the first watch');
     await core.createNamespacedConfigMap({ namespace: 'default', body: cm('trigger', 'default', { tier: 'web' }) });
     await until(() => replica.state.has('default/trigger'), 'the trigger object');
     const rejected = rejections(replica.errors);
@@ -181,7 +181,8 @@ describe('newInformer admission', () => {
     const { server, proxy, start } = await setup(CM, ['a', 'b']);
     const { informer, replica } = start();
     expect(await informer.waitUntilSynced()).toBe(true);
-    await until(() => proxy.requests.some((r) => r.isWatch), 'the first watch');
+    // Open at the server, not only asked for at the proxy: a cut before that would cut nothing.
+    await until(() => server.openWatches() === 1, 'the first watch');
     const cachedB = informer.getKey('default/b');
     // The next watch finds its history gone (410); the relist that follows sends b with a broken resourceVersion.
     proxy.on(watchOf('/configmaps'), { kind: 'answer', status: 410, body: { kind: 'Status', code: 410, reason: 'Expired' } }, 1);
@@ -217,7 +218,7 @@ describe('newInformer admission', () => {
       };
       const { informer, replica } = start();
       expect(await informer.waitUntilSynced()).toBe(true);
-      await until(() => proxy.requests.some((r) => r.isWatch), 'the first watch');
+      await until(() => server.openWatches() === 1, 'the first watch');
       // The next watch is refused; cutting the open one makes the informer ask for it.
       proxy.on(
         watchOf('/configmaps'),
