@@ -203,12 +203,17 @@ function same(a: Record<string, string>, b: Record<string, string>): boolean {
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
-/** A scheduler that records the delays asked of it and runs the work after `runAfterMs` instead. */
-export function recordingScheduler(runAfterMs = 0): { scheduler: SchedulerLike; delays: number[] } {
+/**
+ * A scheduler that records the delays asked of it and runs the work after `runAfterMs` instead. Delays of
+ * `passThroughFromMs` or more (request timeouts, watch-health timers) are neither recorded nor shortened: they
+ * keep their real length, so they stay out of the way of the backoff waits the tests look at.
+ */
+export function recordingScheduler(runAfterMs = 0, passThroughFromMs = 10_000): { scheduler: SchedulerLike; delays: number[] } {
   const delays: number[] = [];
   const scheduler: SchedulerLike = {
     now: () => asyncScheduler.now(),
     schedule(work: never, delay?: number, state?: never) {
+      if ((delay ?? 0) >= passThroughFromMs) return asyncScheduler.schedule(work, delay, state);
       delays.push(delay ?? 0);
       return asyncScheduler.schedule(work, runAfterMs, state);
     },

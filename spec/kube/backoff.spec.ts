@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { backoffDelay } from '../../src/kube/index.js';
+import { backoffDelay, jitteredDelay } from '../../src/kube/index.js';
 
 describe('backoffDelay', () => {
   it('should wait nothing before the first attempt', () => {
@@ -32,5 +32,27 @@ describe('backoffDelay', () => {
       expect(d).toBeLessThanOrEqual(3000);
       last = d;
     }
+  });
+});
+
+describe('jitteredDelay', () => {
+  it('should spread a delay over [delay/2, delay] with the random source (equal jitter)', () => {
+    expect([0, 0.25, 0.5, 1].map((r) => jitteredDelay(400, { random: () => r }))).toEqual([200, 250, 300, 400]);
+  });
+
+  it('should stay within [delay/2, delay] with Math.random and with a source that misbehaves', () => {
+    for (let i = 0; i < 200; i++) {
+      const d = jitteredDelay(1000);
+      expect(d).toBeGreaterThanOrEqual(500);
+      expect(d).toBeLessThanOrEqual(1000);
+    }
+    expect(jitteredDelay(1000, { random: () => 7 })).toBe(1000);
+    expect(jitteredDelay(1000, { random: () => -1 })).toBe(500);
+    expect(jitteredDelay(1000, { random: () => Number.NaN })).toBeGreaterThanOrEqual(500);
+  });
+
+  it('should leave the delay alone with jitter off, and never jitter a zero wait', () => {
+    expect(jitteredDelay(1000, { jitter: false, random: () => 0 })).toBe(1000);
+    expect(jitteredDelay(0, { random: () => 0 })).toBe(0);
   });
 });

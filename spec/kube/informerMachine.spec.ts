@@ -10,7 +10,9 @@ const ALL_INPUTS: readonly InformerInput[] = [
   { kind: 'watchEvent', resourceVersion: '8' },
   { kind: 'watchEvent', resourceVersion: undefined },
   { kind: 'watchExpired' },
+  { kind: 'watchRefused', error: boom },
   { kind: 'watchClosed' },
+  { kind: 'watchHealthy' },
   { kind: 'watchFailed', error: boom },
   { kind: 'timerFired' },
   { kind: 'stop' },
@@ -112,13 +114,26 @@ describe('informerStep', () => {
   });
 
   describe('watching', () => {
-    it('should track the resourceVersion of every event and bookmark, and reset the failure count', () => {
+    it('should track the resourceVersion of every event and bookmark, keeping the failure count until the watch is healthy', () => {
       const s = step(watching('5', { attempt: 3, afterList: true }), { kind: 'watchEvent', resourceVersion: '9' });
-      expect(s).toEqual({ state: watching('9', { sawEvent: true, afterList: true }), effects: [] });
+      expect(s).toEqual({ state: watching('9', { attempt: 3, sawEvent: true, afterList: true }), effects: [] });
       // An event without a resourceVersion keeps the last one.
       expect(step(s.state, { kind: 'watchEvent', resourceVersion: undefined }).state).toEqual(
-        watching('9', { sawEvent: true, afterList: true }),
+        watching('9', { attempt: 3, sawEvent: true, afterList: true }),
       );
+      // A watch that stayed open long enough forgives the failures before it.
+      expect(step(s.state, { kind: 'watchHealthy' })).toEqual({ state: watching('9', { sawEvent: true, afterList: true }), effects: [] });
+    });
+
+    it('should keep growing the backoff when every watch delivers an event and then fails at once', () => {
+      const inputs: InformerInput[] = [];
+      for (let i = 0; i < 5; i++)
+        inputs.push({ kind: 'watchEvent', resourceVersion: String(10 + i) }, { kind: 'watchFailed', error: boom }, { kind: 'timerFired' });
+      const waits = run(watching('9'), inputs)
+        .flatMap((r) => r.effects)
+        .filter((e) => e.kind === 'wait')
+        .map((e) => (e as { ms: number }).ms);
+      expect(waits).toEqual([100, 200, 400, 800, 1600]);
     });
 
     it('should resume at once from the last resourceVersion when a watch that delivered something ends', () => {
@@ -146,10 +161,10 @@ describe('informerStep', () => {
       });
     });
 
-    it('should grow the watch backoff up to the cap while watches keep failing, and start over after an event', () => {
+    it('should grow the watch backoff up to the cap while watches keep failing, and start over after a healthy watch', () => {
       const inputs: InformerInput[] = [];
       for (let i = 0; i < 8; i++) inputs.push({ kind: 'watchFailed', error: boom }, { kind: 'timerFired' });
-      inputs.push({ kind: 'watchEvent', resourceVersion: '10' }, { kind: 'watchFailed', error: boom });
+      inputs.push({ kind: 'watchEvent', resourceVersion: '10' }, { kind: 'watchHealthy' }, { kind: 'watchFailed', error: boom });
       const results = run(watching('9'), inputs);
       const waits = results
         .flatMap((r) => r.effects)
@@ -170,6 +185,30 @@ describe('informerStep', () => {
       });
     });
 
+    it('should carry the Retry-After of a failure as a floor under the backoff wait', () => {
+      expect(step(listing(0), { kind: 'listFailed', error: boom, retryAfterMs: 7000 }).effects).toContainEqual({
+        kind: 'wait',
+        ms: 100,
+        atLeastMs: 7000,
+      });
+      expect(step(watching('9'), { kind: 'watchFailed', error: boom, retryAfterMs: 3000 }).effects).toContainEqual({
+        kind: 'wait',
+        ms: 100,
+        atLeastMs: 3000,
+      });
+    });
+
+    it('should report and relist when the server refuses the resourceVersion (400), backing off if it refuses a fresh one too', () => {
+      expect(step(watching('9', { attempt: 1 }), { kind: 'watchRefused', error: boom })).toEqual({
+        state: listing(1),
+        effects: [{ kind: 'closeWatch' }, { kind: 'report', error: boom, during: 'watch' }, { kind: 'list' }],
+      });
+      expect(step(watching('9', { afterList: true }), { kind: 'watchRefused', error: boom })).toEqual({
+        state: waiting('list', '', 1),
+        effects: [{ kind: 'closeWatch' }, { kind: 'report', error: boom, during: 'watch' }, { kind: 'wait', ms: 100 }],
+      });
+    });
+
     it('should back off instead of spinning when even the watch from a fresh list expires before any event', () => {
       // A server answering 410 to every watch: LIST, WATCH 410, wait, LIST, WATCH 410, longer wait, …
       const inputs: InformerInput[] = [];
@@ -181,10 +220,11 @@ describe('informerStep', () => {
         100, 200, 400, 800, 1600, 3200, 5000, 5000,
       ]);
       expect(effects.filter((e) => e.kind === 'list')).toHaveLength(8);
-      // Once a watch delivers something, the count starts over and a later 410 relists at once.
+      // Once a watch delivers something and stays healthy, the count starts over and a later 410 relists at once.
       const recovered = run(results.at(-1)!.state, [
         { kind: 'listed', resourceVersion: '20' },
         { kind: 'watchEvent', resourceVersion: '21' },
+        { kind: 'watchHealthy' },
         { kind: 'watchExpired' },
       ]);
       expect(recovered.at(-1)).toEqual({ state: listing(0), effects: [{ kind: 'closeWatch' }, { kind: 'list' }] });

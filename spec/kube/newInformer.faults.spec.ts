@@ -145,7 +145,8 @@ describe('newInformer under faults', () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: cm('a') });
     server.failNext(5, 410, { match: isWatch('/configmaps') });
     const timers = recordingScheduler();
-    const cms = newInformer<V1ConfigMap>(kc, CM, { stop: h.stop(), timerScheduler: timers.scheduler });
+    // The top of the jitter range, so the delays are the backoff itself.
+    const cms = newInformer<V1ConfigMap>(kc, CM, { stop: h.stop(), timerScheduler: timers.scheduler, backoff: { random: () => 1 } });
     const replica = new Replica(cms);
     expect(await cms.waitUntilSynced()).toBe(true);
     await until(() => server.openWatches() === 1, 'a watch that holds');
@@ -242,7 +243,7 @@ describe('newInformer under faults', () => {
     const kc = kubeConfigFor(`http://127.0.0.1:${port}`);
     // Waits run (almost) at once, but the delays asked for are recorded: that is the backoff.
     const timers = recordingScheduler(2);
-    const cms = newInformer<V1ConfigMap>(kc, CM, { stop: h.stop(), timerScheduler: timers.scheduler });
+    const cms = newInformer<V1ConfigMap>(kc, CM, { stop: h.stop(), timerScheduler: timers.scheduler, backoff: { random: () => 1 } });
     const replica = new Replica(cms);
     await until(() => timers.delays.length >= 10, 'ten retries');
     expect(timers.delays.slice(0, 10)).toEqual([100, 200, 400, 800, 1600, 3200, 5000, 5000, 5000, 5000]);

@@ -207,7 +207,8 @@ describe('newStatusWriter', () => {
     const { server, kc, api } = await setup({ g1: 1 });
     server.failNext(3, 409, { match: isStatusPatch });
     const timers = recordingScheduler(1);
-    const { writer } = pipeline(kc, { timerScheduler: timers.scheduler });
+    // The top of the jitter range, so the delays are the backoff itself.
+    const { writer } = pipeline(kc, { timerScheduler: timers.scheduler, backoff: { random: () => 1 } });
     await until(
       () => writer.stats.writes === 1,
       () => JSON.stringify(writer.stats),
@@ -224,7 +225,7 @@ describe('newStatusWriter', () => {
     server.failNext(2, 503, { match: (m, p) => isStatusPatch(m, p) && p.includes('/g1/') });
     server.failNext(10, 500, { match: (m, p) => isStatusPatch(m, p) && p.includes('/g2/') });
     const timers = recordingScheduler(1);
-    const { writer } = pipeline(kc, { timerScheduler: timers.scheduler, maxAttempts: 4 });
+    const { writer } = pipeline(kc, { timerScheduler: timers.scheduler, maxAttempts: 4, backoff: { random: () => 1 } });
     await until(
       () => writer.stats.writes === 1 && writer.stats.failures === 1,
       () => JSON.stringify(writer.stats),
@@ -235,7 +236,8 @@ describe('newStatusWriter', () => {
     expect(patches(server, 'g1')).toHaveLength(3);
     expect(patches(server, 'g2')).toHaveLength(4);
     expect(writer.stats).toMatchObject({ writes: 1, failures: 1, retries: 2 + 3, conflicts: 0 });
-    expect([...timers.delays].sort((a, b) => a - b)).toEqual([100, 100, 200, 200, 400]);
+    // g2's 500s back off 100, 200, 400; g1's 503s carry the server's Retry-After: 1, a floor over 100 and 200.
+    expect([...timers.delays].sort((a, b) => a - b)).toEqual([100, 200, 400, 1000, 1000]);
   });
 
   it('should not write for an object deleted while a retry was pending', async () => {

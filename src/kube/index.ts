@@ -1,8 +1,12 @@
 // rxkrt/kube: Kubernetes sources and sinks over @kubernetes/client-node.
-export { newInformer, informerStats, type InformerOptions, type InformerStats } from './newInformer.js';
+export { newInformer, informerStats } from './newInformer.js';
+export type { InformerOptions, InformerStats } from './informerOptions.js';
 export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';
-export { backoffDelay, type BackoffPolicy } from './backoff.js';
-export { ApiError, requestJson } from './request.js';
+export { backoffDelay, jitteredDelay, type BackoffPolicy } from './backoff.js';
+export { ApiError, requestJson, type RequestOptions } from './request.js';
+export { RequestTimeoutError } from './requestTimeoutError.js';
+export { PaginationError } from './paginationError.js';
+export { RejectedObjectError } from './rejectedObjectError.js';
 export {
   step as informerStep,
   INITIAL_STATE as INFORMER_INITIAL_STATE,

@@ -5,11 +5,12 @@ import { backoffDelay, type BackoffPolicy } from './backoff.js';
 
 /** Where the informer is. */
 export type InformerState =
-  /** A LIST (all pages) is in flight. `attempt` counts failures since a watch last delivered something. */
+  /** A LIST (all pages) is in flight. `attempt` counts failures since a watch last stayed healthy. */
   | { readonly kind: 'listing'; readonly attempt: number }
   /**
    * A WATCH from `resourceVersion` is open or opening. `sawEvent`: it delivered something (an event or a
-   * bookmark), which resets `attempt`. `afterList`: it starts from a LIST's resourceVersion.
+   * bookmark). `afterList`: it starts from a LIST's resourceVersion. `attempt` is reset only once the watch
+   * has stayed open for a while (`watchHealthy`): an event followed at once by an error proves nothing.
    */
   | {
       readonly kind: 'watching';
@@ -26,11 +27,16 @@ export type InformerState =
 /** What happened. */
 export type InformerInput =
   | { readonly kind: 'listed'; readonly resourceVersion: string }
-  | { readonly kind: 'listFailed'; readonly error: unknown }
+  /** `retryAfterMs`: the server asked to wait this long (Retry-After), already capped. */
+  | { readonly kind: 'listFailed'; readonly error: unknown; readonly retryAfterMs?: number }
   | { readonly kind: 'watchEvent'; readonly resourceVersion: string | undefined }
   | { readonly kind: 'watchExpired' }
+  /** The server refused the watch's resourceVersion (400): like an expiry, only a LIST helps, but it is reported. */
+  | { readonly kind: 'watchRefused'; readonly error: unknown }
   | { readonly kind: 'watchClosed' }
-  | { readonly kind: 'watchFailed'; readonly error: unknown }
+  /** The watch has stayed open `healthyWatchMs`: the failures before it are forgiven. */
+  | { readonly kind: 'watchHealthy' }
+  | { readonly kind: 'watchFailed'; readonly error: unknown; readonly retryAfterMs?: number }
   | { readonly kind: 'timerFired' }
   | { readonly kind: 'stop' };
 
@@ -39,7 +45,8 @@ export type InformerEffect =
   | { readonly kind: 'list' }
   | { readonly kind: 'watch'; readonly resourceVersion: string }
   | { readonly kind: 'closeWatch' }
-  | { readonly kind: 'wait'; readonly ms: number }
+  /** Wait `ms` (the backoff, which the driver may jitter), and at least `atLeastMs` when the server asked for it. */
+  | { readonly kind: 'wait'; readonly ms: number; readonly atLeastMs?: number }
   | { readonly kind: 'cancelWait' }
   | { readonly kind: 'report'; readonly error: unknown; readonly during: 'list' | 'watch' };
 
@@ -67,10 +74,7 @@ export function step(
         const attempt = state.attempt + 1;
         return {
           state: { kind: 'waiting', then: 'list', resourceVersion: '', attempt },
-          effects: [
-            { kind: 'report', error: input.error, during: 'list' },
-            { kind: 'wait', ms: backoffDelay(attempt, policy) },
-          ],
+          effects: [{ kind: 'report', error: input.error, during: 'list' }, waitFor(attempt, policy, input.retryAfterMs)],
         };
       }
       return { state, effects: [] };
@@ -78,20 +82,27 @@ export function step(
       switch (input.kind) {
         case 'watchEvent':
           return {
-            state: { ...state, resourceVersion: input.resourceVersion ?? state.resourceVersion, attempt: 0, sawEvent: true },
+            state: { ...state, resourceVersion: input.resourceVersion ?? state.resourceVersion, sawEvent: true },
             effects: [],
           };
-        case 'watchExpired': {
+        case 'watchHealthy':
+          return { state: { ...state, attempt: 0 }, effects: [] };
+        case 'watchExpired':
+        case 'watchRefused': {
+          const report: InformerEffect[] = input.kind === 'watchRefused' ? [{ kind: 'report', error: input.error, during: 'watch' }] : [];
           // History is gone: only a fresh LIST (diffed against the cache) can bring us back in step.
           if (!state.afterList || state.sawEvent) {
-            return { state: { kind: 'listing', attempt: state.attempt }, effects: [{ kind: 'closeWatch' }, { kind: 'list' }] };
+            return {
+              state: { kind: 'listing', attempt: state.attempt },
+              effects: [{ kind: 'closeWatch' }, ...report, { kind: 'list' }],
+            };
           }
           // Even the resourceVersion of a LIST just made is gone: relisting at once could spin (LIST, 410,
           // LIST, …) as fast as the server answers. Back off like any other failure.
           const attempt = state.attempt + 1;
           return {
             state: { kind: 'waiting', then: 'list', resourceVersion: '', attempt },
-            effects: [{ kind: 'closeWatch' }, { kind: 'wait', ms: backoffDelay(attempt, policy) }],
+            effects: [{ kind: 'closeWatch' }, ...report, { kind: 'wait', ms: backoffDelay(attempt, policy) }],
           };
         }
         case 'watchClosed': {
@@ -116,7 +127,7 @@ export function step(
             effects: [
               { kind: 'closeWatch' },
               { kind: 'report', error: input.error, during: 'watch' },
-              { kind: 'wait', ms: backoffDelay(attempt, policy) },
+              waitFor(attempt, policy, input.retryAfterMs),
             ],
           };
         }
@@ -131,4 +142,9 @@ export function step(
         effects: [{ kind: 'watch', resourceVersion: state.resourceVersion }],
       };
   }
+}
+
+function waitFor(attempt: number, policy: BackoffPolicy | undefined, retryAfterMs: number | undefined): InformerEffect {
+  const ms = backoffDelay(attempt, policy);
+  return retryAfterMs === undefined ? { kind: 'wait', ms } : { kind: 'wait', ms, atLeastMs: retryAfterMs };
 }

@@ -1,7 +1,7 @@
 // newInformer: a source collection kept in step with the API server by list + watch, recovering from any fault.
 import { asapScheduler, asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
-import { Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
-import type { Collection, CollectionOptions } from '../core/types.js';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { Collection } from '../core/types.js';
 import { TransformError } from '../core/errors.js';
 import { equals } from '../core/equals.js';
 import { freezeInput } from '../core/freeze.js';
@@ -9,31 +9,15 @@ import { mutate } from '../engine/transaction.js';
 import { SourceNode } from '../engine/sourceNode.js';
 import { collectionPath, type ResourceRef } from './resourcePath.js';
 import { listAll } from './listAll.js';
-import { ApiError } from './request.js';
+import { ApiError } from './apiError.js';
+import { RequestTimeoutError } from './requestTimeoutError.js';
+import { retryAfterOf } from './retryAfter.js';
 import { INITIAL_STATE, step, type InformerEffect, type InformerInput, type InformerState } from './informerMachine.js';
-import type { BackoffPolicy } from './backoff.js';
-
-/** Options of `newInformer` beyond the common collection options. */
-export interface InformerOptions extends CollectionOptions {
-  /** When buffered watch events are applied (a burst is one transaction). Default `asapScheduler`. */
-  scheduler?: SchedulerLike;
-  /** Where backoff waits are scheduled. Default `asyncScheduler`. */
-  timerScheduler?: SchedulerLike;
-  backoff?: BackoffPolicy;
-  /** LIST page size. Default 500. */
-  pageSize?: number;
-}
-
-/** Counters of one informer (see `informerStats`). */
-export interface InformerStats {
-  lists: number;
-  watches: number;
-  watchEvents: number;
-  bookmarks: number;
-  relists: number;
-  errors: number;
-  state: InformerState['kind'];
-}
+import { jitteredDelay } from './backoff.js';
+import type { InformerOptions, InformerStats } from './informerOptions.js';
+import { admissionFor, isDecimalResourceVersion, type Admission } from './admission.js';
+import { RejectedObjectError } from './rejectedObjectError.js';
+import { WatchConnection, watchEndInput, watchErrorInput } from './watchConnection.js';
 
 interface WatchEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -41,7 +25,8 @@ interface WatchEvent {
 }
 
 function resourceVersionOf(o: unknown): string | undefined {
-  return (o as KubernetesObject | undefined)?.metadata?.resourceVersion;
+  const rv = (o as { metadata?: { resourceVersion?: unknown } | null } | null | undefined)?.metadata?.resourceVersion;
+  return typeof rv === 'string' ? rv : undefined;
 }
 
 /** Two objects with a resourceVersion are the same object version exactly when the versions match. */
@@ -54,16 +39,29 @@ function sameVersion(a: KubernetesObject, b: KubernetesObject): boolean {
 class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   private machine: InformerState = INITIAL_STATE;
   private readonly path: string;
-  private readonly watcher: Watch;
+  private readonly connection: WatchConnection;
+  private readonly admit: Admission;
   private readonly flushScheduler: SchedulerLike;
   private readonly timerScheduler: SchedulerLike;
-  private watchGeneration = 0;
-  private watchAbort: AbortController | undefined;
   private timer: Subscription | undefined;
+  /** Fires `watchHealthy` once the open watch has lasted `healthyWatchMs`. */
+  private healthTimer: Subscription | undefined;
+  /** Aborts the LIST in flight (on stop, or when a newer LIST replaces it). */
+  private listAbort: AbortController | undefined;
   private flushAction: Subscription | undefined;
   private buffer: WatchEvent[] = [];
   private listedOnce = false;
-  readonly stats: InformerStats = { lists: 0, watches: 0, watchEvents: 0, bookmarks: 0, relists: 0, errors: 0, state: 'listing' };
+  readonly stats: InformerStats = {
+    lists: 0,
+    watches: 0,
+    watchEvents: 0,
+    bookmarks: 0,
+    relists: 0,
+    errors: 0,
+    rejected: 0,
+    timeouts: 0,
+    state: 'listing',
+  };
 
   constructor(
     private readonly kc: KubeConfig,
@@ -72,7 +70,15 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   ) {
     super({ equals: sameVersion, ...opts }, `Informer/${ref.kind}`, false);
     this.path = collectionPath(ref);
-    this.watcher = new Watch(kc);
+    this.admit = admissionFor(ref, { opaqueResourceVersions: opts?.opaqueResourceVersions });
+    this.connection = new WatchConnection(kc, this.path, {
+      opened: () => this.armHealthTimer(),
+      event: (type, object) => this.onWatchEvent(type, object),
+      done: (err) => {
+        this.disarmHealthTimer();
+        this.input(watchEndInput(err));
+      },
+    });
     this.flushScheduler = opts?.scheduler ?? asapScheduler;
     this.timerScheduler = opts?.timerScheduler ?? asyncScheduler;
     this.start(opts);
@@ -96,14 +102,18 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
           this.watch(e.resourceVersion);
           break;
         case 'closeWatch':
-          this.closeWatch();
+          this.disarmHealthTimer();
+          this.connection.close();
           break;
         case 'wait':
           this.timer?.unsubscribe();
-          this.timer = this.timerScheduler.schedule(() => {
-            this.timer = undefined;
-            this.input({ kind: 'timerFired' });
-          }, e.ms);
+          this.timer = this.timerScheduler.schedule(
+            () => {
+              this.timer = undefined;
+              this.input({ kind: 'timerFired' });
+            },
+            Math.max(jitteredDelay(e.ms, this.opts?.backoff), e.atLeastMs ?? 0),
+          );
           break;
         case 'cancelWait':
           this.timer?.unsubscribe();
@@ -132,9 +142,21 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   private startList(): void {
     this.stats.lists++;
     const query = { labelSelector: this.ref.labelSelector, fieldSelector: this.ref.fieldSelector };
-    listAll<T>(this.kc, this.path, query, { apiVersion: this.ref.apiVersion, kind: this.ref.kind }, this.opts?.pageSize ?? 500).then(
+    this.listAbort?.abort();
+    const abort = (this.listAbort = new AbortController());
+    const request = { signal: abort.signal, timeoutMs: this.opts?.requestTimeoutMs ?? 60_000, scheduler: this.timerScheduler };
+    listAll(this.kc, this.path, { query, pageSize: this.opts?.pageSize ?? 500, maxPages: this.opts?.maxListPages ?? 10_000, request }).then(
       (result) => {
+        if (this.listAbort !== abort) return;
+        this.listAbort = undefined;
         if (this.machine.kind !== 'listing') return;
+        if (!this.opts?.opaqueResourceVersions && !isDecimalResourceVersion(result.resourceVersion)) {
+          // Watching from it would be refused for ever: the LIST failed, and is retried.
+          this.stats.rejected++;
+          const reason = 'the LIST resourceVersion is not a decimal string';
+          this.input({ kind: 'listFailed', error: new RejectedObjectError(this.path, undefined, result.resourceVersion, reason) });
+          return;
+        }
         try {
           this.applyList(result.items);
         } catch (err) {
@@ -145,20 +167,31 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
         this.input({ kind: 'listed', resourceVersion: result.resourceVersion });
       },
       (error: unknown) => {
-        if (this.machine.kind === 'listing') this.input({ kind: 'listFailed', error });
+        if (this.listAbort !== abort) return;
+        this.listAbort = undefined;
+        if (error instanceof RequestTimeoutError) this.stats.timeouts++;
+        if (this.machine.kind === 'listing') this.input({ kind: 'listFailed', error, retryAfterMs: retryAfterOf(error) });
       },
     );
   }
 
   /** Applies a complete LIST as one transaction, diffed against the cache so missed deletes surface. */
-  private applyList(items: readonly T[]): void {
+  private applyList(items: readonly unknown[]): void {
     this.applyBuffered();
     const first = !this.listedOnce;
     this.listedOnce = true;
     if (!first) this.stats.relists++;
     mutate(() => {
       const seen = new Set<string>();
-      for (const item of items) {
+      for (const value of items) {
+        const admitted = this.admitted(value, 'listed object', seen);
+        if (admitted === undefined) continue;
+        // List items usually omit their type; the cache holds every object with it, as watch events carry it.
+        const item = (
+          admitted.kind === undefined || admitted.apiVersion === undefined
+            ? { ...admitted, apiVersion: this.ref.apiVersion, kind: this.ref.kind }
+            : admitted
+        ) as T;
         let key: string;
         try {
           key = this.keyOf(item);
@@ -175,44 +208,58 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     });
   }
 
+  /**
+   * The object if admission accepts it; otherwise undefined, counted and reported (naming key and value).
+   * `keep` learns the key of a rejected object that is still ours, so a relist keeps its cached version.
+   */
+  private admitted(value: unknown, what: string, keep?: Set<string>): KubernetesObject | undefined {
+    const verdict = this.admit(value);
+    if (verdict.ok) return verdict.object;
+    if (verdict.ours === true && keep !== undefined) {
+      try {
+        keep.add(this.keyOf(value as T));
+      } catch {
+        // No key of this collection's own: there is no cached version to keep, and the rejection is reported below.
+      }
+    }
+    this.stats.rejected++;
+    const error = new RejectedObjectError(this.path, verdict.key, value, verdict.reason);
+    this.reportError(new TransformError(this.name, verdict.key, error, `${what} rejected`));
+    return undefined;
+  }
+
+  private armHealthTimer(): void {
+    this.disarmHealthTimer();
+    this.healthTimer = this.timerScheduler.schedule(() => {
+      this.healthTimer = undefined;
+      this.input({ kind: 'watchHealthy' });
+    }, this.opts?.healthyWatchMs ?? 10_000);
+  }
+
+  private disarmHealthTimer(): void {
+    this.healthTimer?.unsubscribe();
+    this.healthTimer = undefined;
+  }
+
   private watch(resourceVersion: string): void {
-    this.closeWatch();
+    this.disarmHealthTimer();
     this.stats.watches++;
-    const generation = ++this.watchGeneration;
-    const current = (): boolean => generation === this.watchGeneration && !this.disposed;
-    const query = {
+    this.connection.open({
       resourceVersion,
       allowWatchBookmarks: true,
       labelSelector: this.ref.labelSelector,
       fieldSelector: this.ref.fieldSelector,
-    };
-    this.watcher
-      .watch(
-        this.path,
-        query,
-        (type: string, object: KubernetesObject & { code?: number; message?: string }) => {
-          if (current()) this.onWatchEvent(type, object);
-        },
-        (err: unknown) => {
-          if (current()) this.onWatchDone(err);
-        },
-      )
-      .then(
-        (abort) => {
-          if (current()) this.watchAbort = abort;
-          else abort.abort();
-        },
-        (err: unknown) => {
-          if (current()) this.onWatchDone(err);
-        },
-      );
+    });
   }
 
-  private onWatchEvent(type: string, object: KubernetesObject & { code?: number; message?: string; reason?: string }): void {
+  private onWatchEvent(type: string, value: unknown): void {
     switch (type) {
       case 'ADDED':
       case 'MODIFIED':
-      case 'DELETED':
+      case 'DELETED': {
+        const object = this.admitted(value, `watch ${type} event`);
+        // Refused: nothing stored, and its resourceVersion is not one to resume from.
+        if (object === undefined) return;
         this.stats.watchEvents++;
         this.buffer.push({ type, object });
         this.flushAction ??= this.flushScheduler.schedule(() => {
@@ -226,40 +273,25 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
         });
         this.input({ kind: 'watchEvent', resourceVersion: resourceVersionOf(object) });
         break;
-      case 'BOOKMARK':
+      }
+      case 'BOOKMARK': {
+        const rv = resourceVersionOf(value);
+        if (rv !== undefined && !this.opts?.opaqueResourceVersions && !isDecimalResourceVersion(rv)) {
+          this.stats.rejected++;
+          const error = new RejectedObjectError(this.path, undefined, value, 'bookmark resourceVersion is not a decimal string');
+          this.reportError(new TransformError(this.name, undefined, error, 'watch BOOKMARK rejected'));
+          return;
+        }
         this.stats.bookmarks++;
-        this.input({ kind: 'watchEvent', resourceVersion: resourceVersionOf(object) });
-        break;
-      case 'ERROR': {
-        // A Status as the server sent it (decoded JSON): it may lack any field, or be missing altogether.
-        const status = object as { code?: number; message?: string; reason?: string } | null | undefined;
-        if (status?.code === 410) this.input({ kind: 'watchExpired' });
-        else
-          this.input({
-            kind: 'watchFailed',
-            error: new ApiError(status?.code ?? 500, `watch error: ${status?.message ?? JSON.stringify(object)}`, status?.reason),
-          });
+        this.input({ kind: 'watchEvent', resourceVersion: rv });
         break;
       }
+      case 'ERROR':
+        this.input(watchErrorInput(value));
+        break;
       default:
         this.input({ kind: 'watchFailed', error: new Error(`unknown watch event type ${JSON.stringify(type)}`) });
     }
-  }
-
-  private onWatchDone(err: unknown): void {
-    this.watchAbort = undefined;
-    const status = (err as { statusCode?: number } | null)?.statusCode;
-    if (err === null || err === undefined) this.input({ kind: 'watchClosed' });
-    else if (status === 410) this.input({ kind: 'watchExpired' });
-    else if ((err as { name?: string }).name === 'TimeoutError') this.input({ kind: 'watchClosed' });
-    else this.input({ kind: 'watchFailed', error: err });
-  }
-
-  private closeWatch(): void {
-    this.watchGeneration++;
-    const abort = this.watchAbort;
-    this.watchAbort = undefined;
-    abort?.abort();
   }
 
   /** Applies the watch events buffered since the last flush as one transaction. */
@@ -286,6 +318,9 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
 
   protected override onDispose(): void {
     this.input({ kind: 'stop' });
+    // Pages not yet fetched are never asked for, and the one in flight is cut.
+    this.listAbort?.abort(new Error(`informer ${this.name} stopped`));
+    this.listAbort = undefined;
     this.flushAction?.unsubscribe();
     this.flushAction = undefined;
     this.buffer = [];
@@ -296,9 +331,13 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
 /**
  * A source collection of Kubernetes objects: LIST (all pages, one transaction), then WATCH from the list's
  * resourceVersion with bookmarks. Any error is reported on `errors$` and retried with exponential backoff
- * (capped at 5 s); a `410 Gone` (HTTP or in-stream) relists and diffs against the cache, so deletes missed
- * while disconnected are emitted and nothing is duplicated. Synced once the first LIST is applied.
- * Starts on construction; `stop` closes the watch, and the last state stays readable.
+ * (capped at 5 s, jittered, never sooner than a 429/5xx's Retry-After, reset only after a watch stayed healthy);
+ * a `410 Gone` (HTTP or in-stream) or a `400` refusing the resourceVersion relists and diffs against the cache,
+ * so deletes missed while disconnected are emitted and nothing is duplicated. Synced once the first LIST is applied.
+ * The server is not trusted: an object that is not one, lies outside the namespace or selectors, or carries
+ * a resourceVersion that is not a decimal string is rejected (a `RejectedObjectError` on `errors$`) and the
+ * rest is kept; every request is bounded (`requestTimeoutMs`), and so is a LIST's paging (`maxListPages`).
+ * Starts on construction; `stop` closes the watch and aborts a LIST in flight; the last state stays readable.
  * @example const pods = newInformer<V1Pod>(kc, { apiVersion: 'v1', kind: 'Pod' });
  */
 export function newInformer<T extends KubernetesObject>(kc: KubeConfig, resource: ResourceRef, opts?: InformerOptions): Collection<T> {

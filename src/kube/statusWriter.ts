@@ -9,9 +9,11 @@ import { internal } from '../engine/internalCollection.js';
 import { log } from '../core/logger.js';
 import { allocateUid } from '../engine/uid.js';
 import { onAbort } from '../engine/onAbort.js';
-import { backoffDelay, type BackoffPolicy } from './backoff.js';
+import { backoffDelay, jitteredDelay, type BackoffPolicy } from './backoff.js';
 import { collectionPath } from './resourcePath.js';
 import { ApiError, requestJson } from './request.js';
+import { RequestTimeoutError } from './requestTimeoutError.js';
+import { retryAfterOf } from './retryAfter.js';
 import { mergePatchOf } from './mergePatchOf.js';
 
 /** How a status writer patches. */
@@ -27,11 +29,17 @@ export interface StatusWriterOptions {
   qps?: number;
   /** Attempts per key before a failure is final (conflicts and 5xx are retried). Default 8. */
   maxAttempts?: number;
+  /** Waits between retries of one key: exponential from 100 ms, capped at 5 s, with equal jitter by default. */
   backoff?: BackoffPolicy;
   /** Plural of a kind, where the default rule (lower-case + s) does not fit. */
   plurals?: Record<string, string>;
   /** Where waits (backoff, rate limit) are scheduled. Default `asyncScheduler`. */
   timerScheduler?: SchedulerLike;
+  /**
+   * How long one PATCH may go without a complete answer before it is aborted and retried with backoff (a
+   * `RequestTimeoutError`, counted in `stats.timeouts`). Default 60 000 ms.
+   */
+  requestTimeoutMs?: number;
   /** Stops the writer: nothing new starts; patches in flight finish. */
   stop?: AbortSignal;
   debugger?: DebugRegistry;
@@ -51,6 +59,8 @@ export interface StatusWriterStats {
   failures: number;
   /** The object was gone (404): nothing to write. */
   notFound: number;
+  /** Patches aborted by `requestTimeoutMs` (and retried). */
+  timeouts: number;
   inFlight: number;
   queued: number;
 }
@@ -67,7 +77,17 @@ export interface StatusWriter {
 class Writer<I extends KubernetesObject, S> implements StatusWriter {
   readonly uid = allocateUid();
   readonly name: string;
-  readonly stats: StatusWriterStats = { writes: 0, skipped: 0, conflicts: 0, retries: 0, failures: 0, notFound: 0, inFlight: 0, queued: 0 };
+  readonly stats: StatusWriterStats = {
+    writes: 0,
+    skipped: 0,
+    conflicts: 0,
+    retries: 0,
+    failures: 0,
+    notFound: 0,
+    timeouts: 0,
+    inFlight: 0,
+    queued: 0,
+  };
   /** Keys waiting for a worker, in arrival order; a key queued twice is written once. */
   private readonly queue = new Set<string>();
   /** Keys being written now; a change meanwhile re-queues them when the write ends. */
@@ -225,6 +245,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     const md = live.metadata ?? {};
     const apiVersion = live.apiVersion ?? '';
     const kind = live.kind ?? '';
+    const bounds = { timeoutMs: this.opts.requestTimeoutMs ?? 60_000, scheduler: this.timers };
     const path = `${collectionPath({ apiVersion, kind, namespace: md.namespace, plural: this.opts.plurals?.[kind] })}/${encodeURIComponent(md.name ?? '')}/status`;
     if ((this.opts.strategy ?? 'merge') === 'apply') {
       await requestJson(
@@ -236,6 +257,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
           contentType: 'application/apply-patch+yaml',
           value: { apiVersion, kind, metadata: { name: md.name, namespace: md.namespace }, status },
         },
+        bounds,
       );
       return;
     }
@@ -249,6 +271,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
         contentType: 'application/merge-patch+json',
         value: { metadata: { resourceVersion: md.resourceVersion }, status: mergePatchOf(live.status, status) ?? {} },
       },
+      bounds,
     );
   }
 
@@ -260,6 +283,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
       return;
     }
     if (status === 409) this.stats.conflicts++;
+    if (e instanceof RequestTimeoutError) this.stats.timeouts++;
     const retryable = status === undefined || status === 409 || status === 429 || status >= 500;
     const attempt = (this.attempts.get(key) ?? 0) + 1;
     if (!retryable || attempt >= (this.opts.maxAttempts ?? 8)) {
@@ -278,7 +302,8 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
           this.retryTimers.delete(key);
           this.enqueue(key);
         },
-        backoffDelay(attempt, this.opts.backoff),
+        // The server's Retry-After (429, 503) is a floor: retrying sooner would only be refused again.
+        Math.max(jitteredDelay(backoffDelay(attempt, this.opts.backoff), this.opts.backoff), retryAfterOf(e) ?? 0),
       ),
     );
   }
@@ -322,7 +347,8 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
 /**
  * Writes the statuses of a status collection back to the API server through each object's `status`
  * subresource, only when the desired status differs from what the object carries. Conflicts (409), 429,
- * 5xx and network errors are retried with backoff; an object that no longer exists is never written.
+ * 5xx, network errors and timeouts (`requestTimeoutMs`) are retried with backoff, never sooner than the
+ * server's Retry-After (capped at 30 s); an object that no longer exists is never written.
  * Concurrency and rate are bounded; counters are in `stats` (and in the debug dump with `debugger`).
  * @example
  * const [status] = newStatusCollection(policies, (ctx, p) => ({ status: { matched: count(ctx, p) } }));
