@@ -11,7 +11,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js', 'spec/soak/soak.mjs'] },
+        projectService: {
+          allowDefaultProject: ['eslint.config.js', 'spec/soak/soak.mjs', 'spec/package/*.mjs', 'spec/package/fixture/*.?js'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -26,6 +28,25 @@ export default tseslint.config(
     },
   },
   // Plain Node scripts: Node's globals.
-  { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  {
+    files: ['**/*.mjs', '**/*.cjs'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        performance: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        queueMicrotask: 'readonly',
+        AbortController: 'readonly',
+      },
+    },
+  },
+  // CommonJS consumers (the packaging test's require(esm) check).
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   prettier,
 );
