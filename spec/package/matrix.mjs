@@ -4,8 +4,9 @@
 // so nothing resolves through its node_modules), installs the tarball and its peers from the registry, and runs
 // (a) an ESM program over the embedded API server, an informer and a derived collection, (b) a type-check of a
 // TypeScript consumer of every entry point under moduleResolution node16, nodenext and bundler, and (c) on
-// Node 22 and 24, a CommonJS require('rxkrt'). Prints a table; exits non-zero if anything failed.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Node 22 and 24, a CommonJS require('rxkrt'). A first row does (a) and (b) for the core alone, without
+// client-node. Prints a table; exits non-zero if anything failed. RXKRT_PACKAGE_KEEP=1 keeps the projects.
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,17 +18,20 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURE = join(ROOT, 'spec', 'package', 'fixture');
 // The npm that runs this script (npm run sets npm_execpath); else the one installed beside this node.
 const NPM_CLI = process.env.npm_execpath ?? join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
-// Pinned so a run is repeatable; Node 20 is the machine's own when it is a 20.
+// Pinned so a run is repeatable (bump by hand); Node 20 is the machine's own when it is this version.
 const NODE_20 = '20.20.2';
+// The first row is the README's `npm install rxkrt rxjs`: the core without client-node.
+const CORE = { app: 'core.mjs', consumer: 'core.ts', expected: { outputs: ['prod/web=10.0.0.1'] } };
+const KUBE = { app: 'app.mjs', consumer: 'consumer.ts', expected: { missing: [], outputs: ['default/a=1', 'default/b=2'], synced: true } };
 const ROWS = [
-  { node: NODE_20, clientNode: '~1.4.0', requireEsm: false },
-  { node: '22.23.5', clientNode: '^2.0.1', requireEsm: true },
-  { node: '24.22.3', clientNode: '^2.0.1', requireEsm: true },
+  { node: NODE_20, clientNode: undefined, ...CORE, requireEsm: false },
+  { node: NODE_20, clientNode: '~1.4.0', ...KUBE, requireEsm: false },
+  { node: '22.23.5', clientNode: '^2.0.1', ...KUBE, requireEsm: true },
+  { node: '24.22.3', clientNode: '^2.0.1', ...KUBE, requireEsm: true },
 ];
 const TYPESCRIPT = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies.typescript;
 const RESOLUTIONS = { node16: 'node16', nodenext: 'nodenext', bundler: 'esnext' }; // moduleResolution → module
-const APP_EXPECTED = { missing: [], outputs: ['default/a=1', 'default/b=2'], synced: true };
-const REQUIRE_EXPECTED = { key: 'ns/a', n: 1, synced: true };
+const REQUIRE_EXPECTED = { missing: [], key: 'ns/a', n: 1, synced: true };
 const CHECKS = ['install', 'ESM app', ...Object.keys(RESOLUTIONS).map((m) => `tsc ${m}`), 'require(esm)'];
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
@@ -47,7 +51,7 @@ function mismatch(result, expected) {
 function makeProject(row) {
   const dir = mkdtempSync(join(tmpdir(), `rxkrt-package-node${row.node.split('.')[0]}-`));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'rxkrt-consumer', private: true, type: 'module' }, null, 2));
-  for (const f of ['app.mjs', 'consumer.ts', 'require.cjs']) copyFileSync(join(FIXTURE, f), join(dir, f));
+  for (const f of [row.app, row.consumer, 'require.cjs']) copyFileSync(join(FIXTURE, f), join(dir, f));
   for (const [moduleResolution, module] of Object.entries(RESOLUTIONS)) {
     const compilerOptions = {
       module,
@@ -58,7 +62,7 @@ function makeProject(row) {
       skipLibCheck: false,
       types: ['node'],
     };
-    writeFileSync(join(dir, `tsconfig.${moduleResolution}.json`), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }, null, 2));
+    writeFileSync(join(dir, `tsconfig.${moduleResolution}.json`), JSON.stringify({ compilerOptions, files: [row.consumer] }, null, 2));
   }
   return dir;
 }
@@ -76,6 +80,7 @@ async function runRow(row, tarball) {
   const major = row.node.split('.')[0];
   // npm itself runs on the row's Node, so engines (rxkrt's, undici's) are checked against it, strictly. @types/ws:
   // client-node's declarations import 'ws' (through isomorphic-ws), and skipLibCheck is off to check rxkrt's own.
+  const kube = row.clientNode === undefined ? [] : [`@kubernetes/client-node@${row.clientNode}`, '@types/ws@^8'];
   const install = await run(
     node.bin,
     [
@@ -86,21 +91,23 @@ async function runRow(row, tarball) {
       '--engine-strict',
       tarball,
       'rxjs@^7.8.0',
-      `@kubernetes/client-node@${row.clientNode}`,
+      ...kube,
       `typescript@${TYPESCRIPT}`,
       `@types/node@${major}`,
-      '@types/ws@^8',
     ],
     { cwd: dir, env },
   );
-  record('install', install);
   const versions = {};
+  for (const name of ['@kubernetes/client-node', 'rxjs', 'typescript', 'rxkrt']) {
+    const file = join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(file)) versions[name] = JSON.parse(readFileSync(file, 'utf8')).version;
+  }
+  // An optional peer is never installed for the user: the core row proves nothing if it was.
+  const unwanted = row.clientNode === undefined && versions['@kubernetes/client-node'] !== undefined;
+  record('install', install, unwanted ? 'npm installed @kubernetes/client-node, an optional peer, unasked' : undefined);
   if (install.ok) {
-    for (const name of ['@kubernetes/client-node', 'rxjs', 'typescript', 'rxkrt']) {
-      versions[name] = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')).version;
-    }
-    const app = await run(node.bin, ['app.mjs'], { cwd: dir, env, timeoutMs: 60_000 });
-    record('ESM app', app, app.ok ? mismatch(app, APP_EXPECTED) : undefined);
+    const app = await run(node.bin, [row.app], { cwd: dir, env, timeoutMs: 60_000 });
+    record('ESM app', app, app.ok ? mismatch(app, row.expected) : undefined);
     // The three type-checks at once: each is mostly client-node's 1300 declaration files, read and checked alone.
     const modes = Object.keys(RESOLUTIONS);
     const tscs = await Promise.all(
@@ -120,7 +127,7 @@ function table(results) {
   const head = ['Node', 'client-node', ...CHECKS, 'row total'];
   const lines = results.map(({ row, node, versions, cells, ms }) => [
     `${row.node}${node.machine ? ' (machine)' : node.cached ? '' : ' (downloaded)'}`,
-    versions['@kubernetes/client-node'] ?? row.clientNode,
+    row.clientNode === undefined ? 'none (core only)' : (versions['@kubernetes/client-node'] ?? row.clientNode),
     ...CHECKS.map((c) => (cells[c] ? `${cells[c].ok ? 'ok' : 'FAIL'} ${seconds(cells[c].ms)}` : '—')),
     seconds(ms),
   ]);
@@ -147,7 +154,7 @@ async function main() {
     const bad = Object.entries(cells).filter(([, c]) => !c.ok);
     failed += bad.length;
     for (const [check, c] of bad) console.log(`Node ${row.node}, ${check} failed (project kept in ${dir}):\n${c.detail}\n`);
-    if (bad.length === 0) rmSync(dir, { recursive: true, force: true });
+    if (bad.length === 0 && !process.env.RXKRT_PACKAGE_KEEP) rmSync(dir, { recursive: true, force: true });
   }
   rmSync(work, { recursive: true, force: true });
   const checks = packed.problems.length + results.reduce((n, r) => n + Object.keys(r.cells).length, 1);
