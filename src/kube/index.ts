@@ -1,4 +1,7 @@
-// rxkrt/kube: Kubernetes sources and sinks over @kubernetes/client-node.
+/**
+ * Kubernetes sources and sinks over @kubernetes/client-node.
+ * @module rxkrt/kube
+ */
 export { newInformer, informerStats, type InformerOptions, type InformerStats } from './newInformer.js';
 export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';
 export { backoffDelay, type BackoffPolicy } from './backoff.js';

@@ -19,6 +19,7 @@ export interface InformerOptions extends CollectionOptions {
   scheduler?: SchedulerLike;
   /** Where backoff waits are scheduled. Default `asyncScheduler`. */
   timerScheduler?: SchedulerLike;
+  /** Delays between retries after a failed LIST or WATCH. Default 100 ms doubling to 5 s. */
   backoff?: BackoffPolicy;
   /** LIST page size. Default 500. */
   pageSize?: number;
@@ -26,12 +27,19 @@ export interface InformerOptions extends CollectionOptions {
 
 /** Counters of one informer (see `informerStats`). */
 export interface InformerStats {
+  /** LISTs started (each may fetch many pages). */
   lists: number;
+  /** WATCH requests started. */
   watches: number;
+  /** ADDED, MODIFIED and DELETED events received. */
   watchEvents: number;
+  /** BOOKMARK events received. */
   bookmarks: number;
+  /** LISTs applied after the first one (after a 410 Gone or a failure). */
   relists: number;
+  /** Failed LISTs and WATCHes, each reported on `errors$` and retried. */
   errors: number;
+  /** Where the informer's state machine is now. */
   state: InformerState['kind'];
 }
 

@@ -16,6 +16,7 @@ import { mergePatchOf } from './mergePatchOf.js';
 
 /** How a status writer patches. */
 export interface StatusWriterOptions {
+  /** Names the writer in errors and debug dumps. Default `StatusWriter[<statuses' name>]`. */
   name?: string;
   /** `merge` (default): an RFC 7386 merge patch guarded by the object's resourceVersion. `apply`: server-side apply. */
   strategy?: 'merge' | 'apply';
@@ -27,6 +28,7 @@ export interface StatusWriterOptions {
   qps?: number;
   /** Attempts per key before a failure is final (conflicts and 5xx are retried). Default 8. */
   maxAttempts?: number;
+  /** Delays between attempts. Default 100 ms doubling to 5 s. */
   backoff?: BackoffPolicy;
   /** Plural of a kind, where the default rule (lower-case + s) does not fit. */
   plurals?: Record<string, string>;
@@ -34,6 +36,7 @@ export interface StatusWriterOptions {
   timerScheduler?: SchedulerLike;
   /** Stops the writer: nothing new starts; patches in flight finish. */
   stop?: AbortSignal;
+  /** A `DebugHandler` the writer joins, so its queue shows in `dump()`. */
   debugger?: DebugRegistry;
 }
 
@@ -51,16 +54,21 @@ export interface StatusWriterStats {
   failures: number;
   /** The object was gone (404): nothing to write. */
   notFound: number;
+  /** Patches in flight now. */
   inFlight: number;
+  /** Keys waiting for a worker now. */
   queued: number;
 }
 
 /** A running status writer. */
 export interface StatusWriter {
+  /** From the `name` option. */
   readonly name: string;
+  /** Its counters, live. */
   readonly stats: Readonly<StatusWriterStats>;
   /** Resolves once nothing is queued, in flight or waiting for a retry. */
   idle(): Promise<void>;
+  /** Stops the writer, as aborting the `stop` option does: the queue and pending retries are dropped; patches in flight finish. */
   stop(): void;
 }
 
