@@ -1,12 +1,15 @@
 // Child processes for the packaging test: a promise per command, with its output, exit code and duration.
 import { spawn } from 'node:child_process';
 
-/**
- * The environment a fresh project's npm and node should see: this one without `npm run`'s npm_* variables,
- * which would point the inner npm at the repository (npm_config_local_prefix) or its settings.
- */
+// What `npm run` adds that would steer an npm or node started here: the repository as the project
+// (npm_config_local_prefix, npm_package_*), this Node's headers (npm_config_nodedir) and this script's identity.
+// Settings from the user's own npm configuration (cache, registry, cafile) pass through.
+const FROM_NPM_RUN =
+  /^(npm_package_|npm_lifecycle_|npm_command$|npm_execpath$|npm_node_execpath$|npm_config_(local_prefix|nodedir|call|user_agent|npm_version)$|INIT_CWD$|NODE_PATH$)/i;
+
+/** The environment for a fresh project's npm and node: this one without what `npm run` added. */
 export function cleanEnv(extra = {}) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE_PATH' && k !== 'INIT_CWD'));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !FROM_NPM_RUN.test(k)));
   return { ...env, ...extra };
 }
 
