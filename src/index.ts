@@ -1,4 +1,7 @@
-// rxkrt: declarative, incremental, glitch-free collections for Kubernetes controllers on RxJS 7.
+/**
+ * Declarative, incremental, glitch-free collections for Kubernetes controllers on RxJS 7.
+ * @module rxkrt
+ */
 
 /* Objects, keys, equality */
 export { keyOf } from './core/keyOf.js';
@@ -24,6 +27,7 @@ export type {
   CollectionDump,
   InputDump,
   DebugRegistry,
+  DebugTarget,
 } from './core/types.js';
 
 /* Transactions, strict mode, logging */

@@ -1,4 +1,7 @@
-// rxkrt/apiserver: the embedded Kubernetes API server's public surface (rxkrt/testing re-exports startApiServer).
+/**
+ * The embedded Kubernetes API server's public surface (rxkrt/testing re-exports startApiServer).
+ * @module rxkrt/apiserver
+ */
 export { startApiServer } from './startApiServer.js';
 export type { ApiServer, ApiServerOptions, FaultOptions } from './startApiServer.js';
 export type { RequestRecord } from './http/requestHandler.js';

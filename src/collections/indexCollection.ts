@@ -7,7 +7,9 @@ import { equals } from '../core/equals.js';
 
 /** One group of an index: the key and every object filed under it. */
 export interface IndexObject<O> {
+  /** The index key the group is filed under. */
   readonly key: string;
+  /** The objects filed under it (never empty: an empty group is deleted). */
   readonly objects: readonly O[];
 }
 

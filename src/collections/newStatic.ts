@@ -11,6 +11,7 @@ import { SingletonView, singletonKey } from './singleton.js';
 export interface StaticSingleton<T> extends Singleton<T> {
   /** Sets (or clears, with undefined) the value. Equal values emit nothing; a new key is a delete plus an add. */
   set(value: T | undefined): void;
+  /** Marks the singleton synced (built with `startSynced: false`, it waits for this). */
   markSynced(): void;
 }
 

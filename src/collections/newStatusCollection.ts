@@ -5,13 +5,17 @@ import { DerivedCollection } from '../engine/derived/derivedCollection.js';
 
 /** An input object with the status its transform computed. Keyed by the input's key. */
 export interface ObjectWithStatus<I, S> {
+  /** The input object. */
   readonly obj: I;
+  /** The status its transform computed for it. */
   readonly status: S;
 }
 
 /** What a status transform returns: a status for the input (undefined/null: none) and the outputs. */
 export interface StatusResult<S, O> {
+  /** The input's status; undefined or null for none. */
   status?: S | null;
+  /** The input's outputs; undefined or null for none. */
   outputs?: readonly O[] | null;
 }
 

@@ -16,6 +16,7 @@ export function describeValue(value: unknown): string {
 
 /** Thrown when an object has no key: it has neither a string value, `metadata.name`, nor `resourceName()`. */
 export class KeyError extends Error {
+  /** Always `'KeyError'`. */
   override readonly name = 'KeyError';
   constructor(
     /** Name of the collection that needed the key (`''` when the key was asked for outside any collection). */
@@ -36,6 +37,7 @@ export class KeyError extends Error {
  * an output key claimed by two inputs, an upstream Observable that errored. Emitted on `errors$`.
  */
 export class TransformError extends Error {
+  /** Always `'TransformError'`. */
   override readonly name = 'TransformError';
   constructor(
     /** The collection's name. */
@@ -55,5 +57,6 @@ export class TransformError extends Error {
 
 /** Thrown at once when rxkrt is used against its contract (a bad argument, a cycle, use after stop). */
 export class UsageError extends Error {
+  /** Always `'UsageError'`. */
   override readonly name = 'UsageError';
 }

@@ -8,8 +8,11 @@ export type EventType = 'add' | 'update' | 'delete';
  * `add` carries `new`; `delete` carries `old`; `update` carries both.
  */
 export interface Event<T> {
+  /** What happened to the key. */
   readonly type: EventType;
+  /** The object before the change (`update`, `delete`). */
   readonly old?: T;
+  /** The object after the change (`add`, `update`). */
   readonly new?: T;
 }
 

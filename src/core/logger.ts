@@ -2,7 +2,9 @@
 
 /** A sink for rxkrt's warnings and errors. */
 export interface Logger {
+  /** A condition rxkrt recovers from on its own (it logs none today); `detail` is the cause, if any. */
   warn(message: string, detail?: unknown): void;
+  /** A failure the application should know of (a transform or handler that threw, a status write given up); `detail` is the cause. */
   error(message: string, detail?: unknown): void;
 }
 

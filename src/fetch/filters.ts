@@ -3,7 +3,12 @@ import type { Labels } from '../core/labels.js';
 import type { IndexHandle } from '../engine/internalCollection.js';
 import { UsageError } from '../core/errors.js';
 
-/** A narrowing of a fetch. Different filters AND together; the same kind twice: the last wins. */
+/**
+ * A narrowing of a fetch, made by a `filter*` function: `kind` says which (`keys` from `filterKey`, `filterKeys`
+ * and `filterObjectName`; `index` from `filterIndex`; `labels` from `filterLabel`; `selects`, `selectsNonEmpty`
+ * and `generic` from `filterSelects`, `filterSelectsNonEmpty` and `filterGeneric`) and the other fields hold its
+ * arguments. Different filters AND together; the same kind twice: the last wins.
+ */
 export type FetchFilter =
   | { readonly kind: 'keys'; readonly keys: readonly string[] }
   | { readonly kind: 'index'; readonly index: IndexLike; readonly key: string }

@@ -1,4 +1,7 @@
-// rxkrt/kube: Kubernetes sources and sinks over @kubernetes/client-node.
+/**
+ * Kubernetes sources and sinks over @kubernetes/client-node.
+ * @module rxkrt/kube
+ */
 export { newInformer, informerStats } from './newInformer.js';
 export type { InformerOptions, InformerStats } from './informerOptions.js';
 export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';

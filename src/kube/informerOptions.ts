@@ -41,15 +41,22 @@ export interface InformerOptions extends CollectionOptions {
 
 /** Counters of one informer (see `informerStats`). */
 export interface InformerStats {
+  /** LISTs started (each may fetch many pages). */
   lists: number;
+  /** WATCH requests started. */
   watches: number;
+  /** ADDED, MODIFIED and DELETED events received. */
   watchEvents: number;
+  /** BOOKMARK events received. */
   bookmarks: number;
+  /** LISTs applied after the first one (after a 410 Gone, a refused watch or a failure). */
   relists: number;
+  /** Failed LISTs and WATCHes, each reported on `errors$` and retried. */
   errors: number;
   /** Objects (LIST items, watch events, bookmarks) refused by admission; each is also reported on `errors$`. */
   rejected: number;
   /** Requests aborted by `requestTimeoutMs`. */
   timeouts: number;
+  /** Where the informer's state machine is now. */
   state: InformerState['kind'];
 }

@@ -6,6 +6,7 @@
  * from the start with backoff.
  */
 export class PaginationError extends Error {
+  /** Always `'PaginationError'`. */
   override readonly name = 'PaginationError';
   constructor(
     /** The collection path listed. */

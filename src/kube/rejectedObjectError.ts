@@ -7,6 +7,7 @@ import { describeValue } from '../core/errors.js';
  * informer's `errors$` (as the `error` of a `TransformError`); the informer keeps every other object.
  */
 export class RejectedObjectError extends Error {
+  /** Always `'RejectedObjectError'`. */
   override readonly name = 'RejectedObjectError';
   constructor(
     /** The collection path the object came from, e.g. `/api/v1/namespaces/a/configmaps`. */

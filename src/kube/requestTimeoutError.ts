@@ -5,6 +5,7 @@
  * connection and then said nothing). The request is aborted; informers and status writers retry it with backoff.
  */
 export class RequestTimeoutError extends Error {
+  /** Always `'RequestTimeoutError'`. */
   override readonly name = 'RequestTimeoutError';
   constructor(
     /** The HTTP method. */

@@ -3,13 +3,17 @@ import { UsageError } from '../core/errors.js';
 
 /** Which objects an informer follows. */
 export interface ResourceRef {
+  /** `v1` for the core group, else `group/version`. */
   apiVersion: string;
+  /** The kind, as in the objects' `kind` field (`Pod`). */
   kind: string;
   /** Overrides the default plural (lower-case kind + `s`, with the usual English endings). */
   plural?: string;
   /** One namespace; absent means every namespace (or a cluster-scoped kind). */
   namespace?: string;
+  /** A label selector in the API's text form (`app=web,tier!=db`), applied by the server. */
   labelSelector?: string;
+  /** A field selector in the API's text form (`metadata.name=a`), applied by the server. */
   fieldSelector?: string;
 }
 

@@ -18,6 +18,7 @@ import { mergePatchOf } from './mergePatchOf.js';
 
 /** How a status writer patches. */
 export interface StatusWriterOptions {
+  /** Names the writer in errors and debug dumps. Default `StatusWriter[<statuses' name>]`. */
   name?: string;
   /** `merge` (default): an RFC 7386 merge patch guarded by the object's resourceVersion. `apply`: server-side apply. */
   strategy?: 'merge' | 'apply';
@@ -42,6 +43,7 @@ export interface StatusWriterOptions {
   requestTimeoutMs?: number;
   /** Stops the writer: nothing new starts; patches in flight finish. */
   stop?: AbortSignal;
+  /** A `DebugHandler` the writer joins, so its queue shows in `dump()`. */
   debugger?: DebugRegistry;
 }
 
@@ -61,16 +63,21 @@ export interface StatusWriterStats {
   notFound: number;
   /** Patches aborted by `requestTimeoutMs` (and retried). */
   timeouts: number;
+  /** Patches in flight now. */
   inFlight: number;
+  /** Keys waiting for a worker now. */
   queued: number;
 }
 
 /** A running status writer. */
 export interface StatusWriter {
+  /** From the `name` option. */
   readonly name: string;
+  /** Its counters, live. */
   readonly stats: Readonly<StatusWriterStats>;
   /** Resolves once nothing is queued, in flight or waiting for a retry. */
   idle(): Promise<void>;
+  /** Stops the writer, as aborting the `stop` option does: the queue and pending retries are dropped; patches in flight finish. */
   stop(): void;
 }
 

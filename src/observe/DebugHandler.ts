@@ -3,8 +3,11 @@ import type { CollectionDump, DebugRegistry, DebugTarget } from '../core/types.j
 
 /** One collection in a dump. */
 export interface DebugCollection {
+  /** The collection's `uid`. */
   uid: number;
+  /** The collection's `name`. */
   name: string;
+  /** Its state at the time of the dump. */
   state: CollectionDump;
 }
 
@@ -15,10 +18,12 @@ export interface DebugCollection {
 export class DebugHandler implements DebugRegistry {
   private readonly collections = new Map<number, DebugTarget>();
 
+  /** Adds a collection (called by collections built with this handler as their `debugger`). */
   register(c: DebugTarget): void {
     this.collections.set(c.uid, c);
   }
 
+  /** Removes a collection (called when it stops). */
   unregister(c: DebugTarget): void {
     this.collections.delete(c.uid);
   }
@@ -33,6 +38,7 @@ export class DebugHandler implements DebugRegistry {
     return this.collections.size;
   }
 
+  /** The same as `dump()`, so `JSON.stringify(handler)` serves a debug endpoint. */
   toJSON(): DebugCollection[] {
     return this.dump();
   }

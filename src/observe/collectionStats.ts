@@ -4,7 +4,9 @@ import { internal } from '../engine/internalCollection.js';
 
 /** Counters of a collection since it was built. */
 export interface CollectionStats {
+  /** The collection's `name`. */
   readonly name: string;
+  /** The collection's `uid`. */
   readonly uid: number;
   /** Objects held now. */
   readonly size: number;
@@ -19,6 +21,7 @@ export interface CollectionStats {
   readonly recomputations: number;
   /** Errors reported on `errors$`. */
   readonly errors: number;
+  /** Whether the collection has synced. */
   readonly synced: boolean;
 }
 

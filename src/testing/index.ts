@@ -1,4 +1,7 @@
-// rxkrt/testing: the test kit (event tracker, marble helpers, the embedded API server).
+/**
+ * The test kit (event tracker, marble helpers, the embedded API server).
+ * @module rxkrt/testing
+ */
 
 /* Event tracker */
 export { EventTracker, trackEvents, TrackerMismatchError } from './tracker.js';

@@ -86,6 +86,7 @@ export function eventsToStrings<T>(events$: Observable<readonly Event<T>[]>, opt
 
 /** Thrown by the scheduler of {@link createMarbleScheduler} when a marble expectation does not hold. */
 export class MarbleMismatchError extends Error {
+  /** Always `'MarbleMismatchError'`. */
   override readonly name = 'MarbleMismatchError';
   constructor(
     message: string,

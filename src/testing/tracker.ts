@@ -6,6 +6,7 @@ import type { Collection, Registration } from '../core/types.js';
 
 /** Thrown when a tracker's expectation does not hold. */
 export class TrackerMismatchError extends Error {
+  /** Always `'TrackerMismatchError'`. */
   override readonly name = 'TrackerMismatchError';
 }
 
@@ -82,7 +83,10 @@ export class EventTracker<T> {
 export function trackEvents<T>(
   c: Collection<T>,
   opts?: { batches?: boolean; runExistingState?: boolean; key?: (o: T) => string },
-): EventTracker<T> & { registration: Registration } {
+): EventTracker<T> & {
+  /** The tracker's registration on `c`: unregister it to stop recording. */
+  registration: Registration;
+} {
   // Collections built by rxkrt carry their key function; use it so custom-keyed collections track correctly.
   const own = (c as Partial<{ keyOf: (o: unknown) => string }>).keyOf;
   const t = new EventTracker<T>(opts?.key ?? (typeof own === 'function' ? (o: T) => own(o) : undefined));

@@ -2,6 +2,7 @@
 
 /** A cancellable timer handle. */
 export interface TimerHandle {
+  /** Stops the timer; its callback will not run. Safe after it ran. */
   cancel(): void;
 }
 

@@ -12,7 +12,9 @@ import { resolveRoute } from './router.js';
 
 /** One entry of the request log. `path` includes the query string. */
 export interface RequestRecord {
+  /** The HTTP method (`GET`, `PATCH`, …). */
   readonly method: string;
+  /** The request path, query string included. */
   readonly path: string;
 }
 
