@@ -2,10 +2,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { sendError } from './apimachinery/jsonBodies.js';
 import { reasonForCode, StatusError } from './apimachinery/statusError.js';
 import { realClock, type Clock, type TimerHandle } from './apimachinery/clock.js';
 import { checkFailureStatus, Faults, type RequestMatcher } from './http/faults.js';
 import { kubeConfigFor, kubeconfigYaml } from './http/kubeconfig.js';
+import { refuseConnect } from './http/refuseConnect.js';
 import { handleRequest, type RequestRecord, type ServerContext } from './http/requestHandler.js';
 import { builtinHooks } from './hooks/builtinHooks.js';
 import { ResourceRegistry } from './kinds/resourceRegistry.js';
@@ -124,8 +126,11 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       res.destroy();
       return;
     }
-    void handleRequest(ctx, req, res);
+    // The last resort: handleRequest answers every failure itself, but a bug there must cost one request,
+    // never the process (an unhandled rejection ends it).
+    handleRequest(ctx, req, res).catch((e: unknown) => sendError(res, e));
   });
+  server.on('connect', refuseConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => {
