@@ -6,6 +6,16 @@ import { badRequest, StatusError } from './statusError.js';
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024; // the API server's own request size limit
 
+// Named one by one: a pattern such as /json/ let `text/x-json-whatever` through.
+const DECODABLE_MEDIA_TYPES = new Set([
+  'application/json',
+  'application/yaml',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+]);
+
 /**
  * Reads and decodes a JSON request body. kubectl and client-node always send JSON, also for
  * `application/apply-patch+yaml` (JSON is valid YAML). YAML proper is not decoded: the project has no
@@ -17,13 +27,13 @@ const MAX_BODY_BYTES = 3 * 1024 * 1024; // the API server's own request size lim
  */
 export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | undefined> {
   const media = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (media !== '' && !/json|yaml/.test(media)) {
+  if (media !== '' && !DECODABLE_MEDIA_TYPES.has(media)) {
     // kubectl sends protobuf for built-in kinds in some commands (`kubectl create configmap`): it does not
     // fall back to JSON after this 415, so those commands fail here (`kubectl create -f` sends JSON).
     throw new StatusError(
       415,
       'UnsupportedMediaType',
-      `the body of the request was in an unknown format - accepted media types include: application/json`,
+      `the body of the request was in an unknown format - accepted media types include: ${[...DECODABLE_MEDIA_TYPES].join(', ')}`,
     );
   }
   // Refuse a declared oversize at once rather than after reading 3 MiB of it.

@@ -1,6 +1,6 @@
 // LIST: selectors, consistent pagination with continue tokens, and resourceVersion semantics.
 import type { JsonObject } from '../apimachinery/json.js';
-import { badRequest, StatusError } from '../apimachinery/statusError.js';
+import { badRequest, tooLargeResourceVersion } from '../apimachinery/statusError.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import type { ServerState } from '../state/serverState.js';
 import { objectKey, storedNamespace } from '../storage/store.js';
@@ -38,9 +38,9 @@ export function listObjects(state: ServerState, rt: ResourceType, namespace: str
     after = token.after;
   } else if (opts.resourceVersion !== undefined && opts.resourceVersion !== '0') {
     const rv = parseResourceVersion(opts.resourceVersion);
-    if (rv > current) {
-      throw new StatusError(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, { retryAfterSeconds: 1 });
-    }
+    // Answered at once, not after kube's ~3 s wait: writes commit synchronously here, so a version the server
+    // has not reached yet was never issued, and waiting could only slow the client down.
+    if (rv > current) throw tooLargeResourceVersion(rv, current);
     if (opts.resourceVersionMatch === 'Exact') atRv = rv;
   }
 

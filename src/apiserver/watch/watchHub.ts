@@ -1,6 +1,6 @@
 // Watch streams: initial events or replay, live events, bookmarks, timeouts, 410 both ways, and cutting.
 import type { ServerResponse } from 'node:http';
-import { StatusError } from '../apimachinery/statusError.js';
+import { StatusError, tooLargeResourceVersion } from '../apimachinery/statusError.js';
 import type { TimerHandle } from '../apimachinery/clock.js';
 import { sendError } from '../apimachinery/jsonBodies.js';
 import { CRD_STORAGE_KEY, crdStorageKey } from '../kinds/crdKinds.js';
@@ -9,6 +9,8 @@ import { parseResourceVersion, type ListOptions } from '../objects/listOptions.j
 import type { ServerState } from '../state/serverState.js';
 import type { StoreEvent } from '../storage/eventHistory.js';
 import { bookmarkEvent, initialEvents, watchEventFor, type WatchEvent, type WatchFilter } from './watchEvents.js';
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * How an expired watch (`resourceVersion` older than the history) is answered: `'status'` = HTTP 410
@@ -71,6 +73,8 @@ export class WatchHub {
         after = store.resourceVersion();
       } else {
         after = parseResourceVersion(opts.resourceVersion);
+        // As for LIST: a version never issued would otherwise watch silently from a future that may never come.
+        if (after > store.resourceVersion()) throw tooLargeResourceVersion(after, store.resourceVersion());
         first = store
           .eventsAfter(after)
           .map((e) => watchEventFor(filter, e))
@@ -88,7 +92,8 @@ export class WatchHub {
       stream.bookmark(opts.sendInitialEvents ? { 'k8s.io/initial-events-end': 'true' } : undefined);
       stream.every(this.settings.bookmarkIntervalMs, () => stream.bookmark());
     }
-    if (opts.timeoutSeconds !== undefined) stream.once(opts.timeoutSeconds * 1000, () => stream.end());
+    // Capped at the longest timer node keeps: a longer one would fire at once instead (about 24.8 days is forever here).
+    if (opts.timeoutSeconds !== undefined) stream.once(Math.min(opts.timeoutSeconds * 1000, MAX_TIMER_MS), () => stream.end());
   }
 
   /** Ends every open stream cleanly (clients see a normal end and reconnect with their last resourceVersion). */
