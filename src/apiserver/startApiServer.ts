@@ -14,7 +14,7 @@ import { ResourceRegistry } from './kinds/resourceRegistry.js';
 import { createObject } from './objects/createObject.js';
 import type { ServerState } from './state/serverState.js';
 import { Store } from './storage/store.js';
-import { WatchHub, type ExpiredWatchMode } from './watch/watchHub.js';
+import { WatchHub, type ExpiredWatchMode, type WatchStats } from './watch/watchHub.js';
 
 /** Options of {@link startApiServer}; every one has a default. */
 export interface ApiServerOptions {
@@ -30,6 +30,11 @@ export interface ApiServerOptions {
   expiredWatch?: ExpiredWatchMode;
   /** How many requests {@link ApiServer.requests} keeps (default 1 000). */
   requestLogLimit?: number;
+  /**
+   * How many bytes may wait for one watch client that reads slowly (default 8 MiB). A client further behind has its
+   * watch cut, as kube-apiserver does, and relists or rewatches; the server's memory stays bounded.
+   */
+  watchBufferBytes?: number;
 }
 
 /** Options of the fault hooks. */
@@ -69,6 +74,8 @@ export interface ApiServer {
   resourceVersion(): string;
   /** How many watch streams are open right now. */
   openWatches(): number;
+  /** Watch buffering counters: bytes waiting for clients, the peak per stream, watches cut as too slow. */
+  watchStats(): WatchStats;
 }
 
 /** Namespaces every cluster starts with. */
@@ -79,7 +86,7 @@ const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
  * patch (merge, JSON, strategic-as-merge, server-side apply), list with selectors and pagination,
  * watch with replay, bookmarks and 410s, CRDs served as soon as they are created.
  *
- * @throws RangeError for a non-positive `bookmarkIntervalMs` or `historySize`.
+ * @throws RangeError for a non-positive `bookmarkIntervalMs`, `historySize` or `watchBufferBytes`.
  * @example
  * const server = await startApiServer();
  * const core = server.kubeConfig().makeApiClient(CoreV1Api);
@@ -89,6 +96,8 @@ const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const bookmarkIntervalMs = opts.bookmarkIntervalMs ?? 5_000;
   if (!(bookmarkIntervalMs > 0)) throw new RangeError(`bookmarkIntervalMs must be positive, got ${bookmarkIntervalMs}`);
+  const watchBufferBytes = opts.watchBufferBytes ?? 8 * 1024 * 1024;
+  if (!(watchBufferBytes > 0)) throw new RangeError(`watchBufferBytes must be positive, got ${watchBufferBytes}`);
   const clock = opts.clock ?? realClock;
   const state: ServerState = {
     store: new Store({ historySize: opts.historySize }),
@@ -99,7 +108,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const nsType = state.registry.byPlural('v1', 'namespaces')!;
   for (const name of INITIAL_NAMESPACES) createObject(state, nsType, undefined, { metadata: { name } }, { manager: 'rxkrt-apiserver' });
 
-  const hub = new WatchHub(state, { bookmarkIntervalMs, expired: opts.expiredWatch ?? 'alternate' });
+  const hub = new WatchHub(state, { bookmarkIntervalMs, expired: opts.expiredWatch ?? 'alternate', bufferBytes: watchBufferBytes });
   const faults = new Faults();
   const sleeping = new Map<TimerHandle, () => void>();
   let closed = false;
@@ -176,5 +185,6 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     },
     resourceVersion: () => String(state.store.resourceVersion()),
     openWatches: () => hub.size,
+    watchStats: () => hub.stats(),
   };
 }
