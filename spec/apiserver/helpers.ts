@@ -212,3 +212,34 @@ export function parseRawAnswer<Body = StatusBody>(answer: string): { status: num
   const text = answer.slice(answer.indexOf('\r\n\r\n') + 4);
   return { status, body: (text ? JSON.parse(text) : undefined) as Body };
 }
+
+/**
+ * One request through node:http(s), which, unlike fetch, lets a test set `Host` and `Origin` and omit the
+ * Content-Type; `ca` is the certificate to trust for an https URL.
+ */
+export async function nodeRequest<Body = StatusBody>(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string; ca?: string } = {},
+): Promise<{ status: number; json: Body }> {
+  const { request: httpRequest } = await import('node:http');
+  const { request: httpsRequest } = await import('node:https');
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(target, { method: opts.method ?? 'GET', headers: opts.headers, ca: opts.ca }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      res.on('end', () => {
+        let json: unknown = text;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          /* not JSON: keep the text */
+        }
+        resolve({ status: res.statusCode ?? 0, json: json as Body });
+      });
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}

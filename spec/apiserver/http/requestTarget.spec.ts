@@ -68,7 +68,7 @@ describe('startApiServer with malformed request targets', () => {
     ['an encoded slash', 'GET /api/v1/namespaces/default%2F..%2F../configmaps HTTP/1.1'],
     ['a malformed percent-escape', 'GET /api/v1/namespaces/%zz/configmaps HTTP/1.1'],
   ])('should answer the %s with a 400 Status and keep serving', async (_what, line) => {
-    const answer = await rawExchange(server.url, `${line}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    const answer = await rawExchange(server.url, `${line}\r\nHost: ${new URL(server.url).host}\r\nConnection: close\r\n\r\n`);
     const { status, body } = parseRawAnswer(answer);
     expect(status).toBe(400);
     expect(body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });

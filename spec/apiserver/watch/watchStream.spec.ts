@@ -11,7 +11,7 @@ const VALUE = 'x'.repeat(100 * 1024);
 function stalledWatch(url: string, path: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(new URL(url).port), '127.0.0.1', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${new URL(url).host}\r\n\r\n`);
       socket.pause();
       resolve(socket);
     });

@@ -23,7 +23,8 @@ const DECODABLE_MEDIA_TYPES = new Set([
  * which renames fields (`x-kubernetes-preserve-unknown-fields` becomes `xKubernetesPreserveUnknownFields`).
  *
  * @throws StatusError `400` for an undecodable body (YAML included) or one nested deeper than
- *   {@link MAX_JSON_DEPTH}, `413` for one over 3 MiB, `415` for a media type other than JSON or YAML (protobuf, CBOR).
+ *   {@link MAX_JSON_DEPTH}, `413` for one over 3 MiB, `415` for a media type other than JSON or YAML (protobuf, CBOR),
+ *   and for a body (or any POST, PUT or PATCH) without a Content-Type.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | undefined> {
   const media = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -46,6 +47,15 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | un
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  // kube-apiserver assumes JSON here; refusing instead closes the one door a web page has: a cross-site `fetch`
+  // with a body and no content type is a "simple" request, sent without a CORS preflight.
+  if (media === '' && (text.trim() !== '' || ['POST', 'PUT', 'PATCH'].includes(req.method ?? ''))) {
+    throw new StatusError(
+      415,
+      'UnsupportedMediaType',
+      `${req.method ?? 'a'} request needs a Content-Type: application/json or application/yaml`,
+    );
+  }
   if (text.trim() === '') return undefined;
   // Checked before parsing: a body a few thousand levels deep parses, but overflows the stack of whatever
   // walks it next (cloning, equality, serializing a LIST), long after it was stored.

@@ -8,6 +8,7 @@ import type { WatchHub } from '../watch/watchHub.js';
 import type { Faults } from './faults.js';
 import { sendError, sendJson } from '../apimachinery/jsonBodies.js';
 import { handleResource } from './resourceHandler.js';
+import { checkAccess, type AccessPolicy } from './accessControl.js';
 import { parseRequestTarget, type RequestTarget } from './requestTarget.js';
 import { resolveRoute } from './router.js';
 
@@ -27,6 +28,8 @@ export interface ServerContext {
   readonly logLimit: number;
   /** `127.0.0.1:PORT`, advertised by `/api`. */
   serverAddress: string;
+  /** Which Host, Origin and credentials are accepted; its port is set once the server listens. */
+  readonly access: AccessPolicy;
   /** Resolves after `ms` on the server's clock; cancelled on close. */
   sleep(ms: number): Promise<void>;
 }
@@ -39,9 +42,10 @@ export async function handleRequest(ctx: ServerContext, req: IncomingMessage, re
   const method = req.method ?? 'GET';
   let target: RequestTarget;
   try {
+    checkAccess(req.headers, ctx.access);
     target = parseRequestTarget(req.url);
   } catch (e) {
-    // Logged as sent: a refused target is worth seeing in the log too.
+    // Logged as sent: a refused request is worth seeing in the log too.
     logRequest(ctx, method, req.url ?? '');
     return sendError(res, e);
   }
