@@ -9,7 +9,7 @@ import { realClock, type Clock, type TimerHandle } from './apimachinery/clock.js
 import { checkFailureStatus, Faults, type RequestMatcher } from './http/faults.js';
 import { kubeConfigFor, kubeconfigYaml, type ClientCredentials } from './http/kubeconfig.js';
 import { selfSignedCert } from './http/selfSignedCert.js';
-import { refuseConnect } from './http/refuseConnect.js';
+import { answerClientError, refuseConnect } from './http/rawSocketAnswers.js';
 import { handleRequest, type RequestRecord, type ServerContext } from './http/requestHandler.js';
 import { builtinHooks } from './hooks/builtinHooks.js';
 import { ResourceRegistry } from './kinds/resourceRegistry.js';
@@ -173,6 +173,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   };
   const server = cert ? createHttpsServer({ cert: cert.certPem, key: cert.keyPem }, onRequest) : createServer(onRequest);
   server.on('connect', refuseConnect);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => {

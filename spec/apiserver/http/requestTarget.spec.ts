@@ -82,3 +82,26 @@ describe('startApiServer with malformed request targets', () => {
     expect(res.json.message).toContain('malformed percent-escape');
   });
 });
+
+describe('startApiServer with requests node cannot parse', () => {
+  let server: ApiServer;
+  beforeAll(async () => {
+    server = await startApiServer();
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ['garbage', () => 'GARBAGE\r\n\r\n', 400, 'BadRequest'],
+    [
+      'oversized headers',
+      (host: string) => `GET / HTTP/1.1\r\nHost: ${host}\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'RequestHeaderFieldsTooLarge',
+    ],
+  ])('should answer %s with a Status and keep serving', async (_what, text, code, reason) => {
+    const { status, body } = parseRawAnswer(await rawExchange(server.url, text(new URL(server.url).host)));
+    expect(status).toBe(code);
+    expect(body).toMatchObject({ kind: 'Status', reason, code });
+    expect((await request(server.url, 'GET', '/version')).status).toBe(200);
+  });
+});
