@@ -64,7 +64,7 @@ describe('validateListOptions', () => {
       expect(res.headers.get('retry-after')).toBe('1');
       expect(res.json).toMatchObject({
         reason: 'Timeout',
-        message: `Too large resource version: ${future}, current: ${server.resourceVersion()}`,
+        message: `Timeout: Too large resource version: ${future}, current: ${server.resourceVersion()}`,
         details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
       });
     }

@@ -128,7 +128,8 @@ export function expired(message: string): StatusError {
  * has not caught up within ~3 s; clients retry after a second.
  */
 export function tooLargeResourceVersion(rv: number, current: number): StatusError {
-  return new StatusError(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, {
+  // apimachinery's NewTimeoutError prefixes every message with "Timeout: ".
+  return new StatusError(504, 'Timeout', `Timeout: Too large resource version: ${rv}, current: ${current}`, {
     causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
     retryAfterSeconds: 1,
   });
