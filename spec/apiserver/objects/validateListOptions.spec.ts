@@ -56,6 +56,15 @@ describe('validateListOptions', () => {
     expect(res.json.message).toContain(`timeoutSeconds: Invalid value: "${value}"`);
   });
 
+  it.each(['resourceVersion=99999999999999999999999', 'watch=true&resourceVersion=99999999999999999999999'])(
+    'should refuse an out-of-range resourceVersion with 400 (%s)',
+    async (query) => {
+      const res = await get(query);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe('resourceVersion: Invalid value: "99999999999999999999999": out of range');
+    },
+  );
+
   it('should answer a resourceVersion newer than any issued with 504 Timeout on LIST and WATCH', async () => {
     const future = String(Number(server.resourceVersion()) + 100);
     for (const query of [`resourceVersion=${future}`, `watch=true&resourceVersion=${future}`]) {

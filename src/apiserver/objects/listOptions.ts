@@ -57,11 +57,14 @@ export function parseListOptions(rt: ResourceType, params: URLSearchParams, watc
 /**
  * A resourceVersion as a number.
  *
- * @throws StatusError `400` unless it is a decimal integer (ours always are).
+ * @throws StatusError `400` unless it is a decimal integer (ours always are) below 2^53.
  */
 export function parseResourceVersion(text: string): number {
   if (!/^\d+$/.test(text)) throw badRequest(`resourceVersion: Invalid value: "${text}": must be a decimal integer`);
-  return Number(text);
+  const rv = Number(text);
+  // Past 2^53 a number no longer names one version: 99999999999999999999999 would read as 1e+23.
+  if (!Number.isSafeInteger(rv)) throw badRequest(`resourceVersion: Invalid value: "${text}": out of range`);
+  return rv;
 }
 
 /** Whether `obj` passes both selectors. */
