@@ -30,6 +30,8 @@ export function listObjects(state: ServerState, rt: ResourceType, namespace: str
   let after: string | undefined;
   if (opts.continueToken) {
     const token = decodeContinue(opts.continueToken);
+    // A forged token must not make the server answer at a version it never reached (clients would watch from it).
+    if (token.rv > current) throw invalidContinue();
     state.store.assertReplayable(
       token.rv,
       'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
@@ -99,9 +101,15 @@ function encodeContinue(token: ContinueToken): string {
 function decodeContinue(text: string): ContinueToken {
   try {
     const raw = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { v?: number; rv?: unknown; after?: unknown };
-    if (raw.v === 1 && typeof raw.rv === 'number' && typeof raw.after === 'string') return { rv: raw.rv, after: raw.after };
+    if (raw.v === 1 && Number.isSafeInteger(raw.rv) && (raw.rv as number) >= 0 && typeof raw.after === 'string') {
+      return { rv: raw.rv as number, after: raw.after };
+    }
   } catch {
     /* reported below */
   }
-  throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  throw invalidContinue();
+}
+
+function invalidContinue(): Error {
+  return badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
 }
