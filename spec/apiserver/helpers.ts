@@ -174,3 +174,72 @@ export class ManualClock {
     };
   }
 }
+
+/**
+ * Sends `text` as-is over a fresh TCP connection to `url`'s port and resolves with everything the server
+ * answered before closing (or before `idleMs` of silence), for request targets no HTTP client would send.
+ */
+export async function rawExchange(url: string, text: string, idleMs = 500): Promise<string> {
+  const { connect } = await import('node:net');
+  const port = Number(new URL(url).port);
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    const done = (): void => {
+      socket.destroy();
+      resolve(answer);
+    };
+    let idle = setTimeout(done, idleMs);
+    socket.on('data', (d) => {
+      answer += d.toString('utf8');
+      clearTimeout(idle);
+      idle = setTimeout(done, idleMs);
+    });
+    socket.on('end', () => {
+      clearTimeout(idle);
+      done();
+    });
+    socket.on('error', (e) => {
+      clearTimeout(idle);
+      reject(e);
+    });
+  });
+}
+
+/** The status code and JSON body of a raw HTTP/1.1 answer (the first one, not chunked). */
+export function parseRawAnswer<Body = StatusBody>(answer: string): { status: number; body: Body } {
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? NaN);
+  const text = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+  return { status, body: (text ? JSON.parse(text) : undefined) as Body };
+}
+
+/**
+ * One request through node:http(s), which, unlike fetch, lets a test set `Host` and `Origin` and omit the
+ * Content-Type; `ca` is the certificate to trust for an https URL.
+ */
+export async function nodeRequest<Body = StatusBody>(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string; ca?: string } = {},
+): Promise<{ status: number; json: Body }> {
+  const { request: httpRequest } = await import('node:http');
+  const { request: httpsRequest } = await import('node:https');
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(target, { method: opts.method ?? 'GET', headers: opts.headers, ca: opts.ca }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      res.on('end', () => {
+        let json: unknown = text;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          /* not JSON: keep the text */
+        }
+        resolve({ status: res.statusCode ?? 0, json: json as Body });
+      });
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}

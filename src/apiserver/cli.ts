@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Standalone embedded API server: prints (or writes) a kubeconfig and serves until SIGINT/SIGTERM.
+import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,10 @@ export interface CliArgs {
   port: number;
   /** Write the kubeconfig here instead of printing it. */
   kubeconfig?: string;
+  /** Require this bearer token; `auto` makes a random one. */
+  token?: string;
+  /** Serve HTTPS with a certificate made at start (absent: plain HTTP). */
+  tls?: boolean;
   help: boolean;
 }
 
@@ -20,16 +25,20 @@ export interface CliIo {
 }
 
 /** Usage text for `--help`. */
-export const USAGE = `Usage: rxkrt-apiserver [--port N] [--kubeconfig PATH]
+export const USAGE = `Usage: rxkrt-apiserver [--port N] [--kubeconfig PATH] [--token TOKEN|auto] [--tls]
 
 Runs rxkrt's in-memory Kubernetes API server on 127.0.0.1 until SIGINT or SIGTERM.
-  --port N           TCP port (default 0: any free port)
-  --kubeconfig PATH  write the kubeconfig to PATH instead of printing it to stdout
-  -h, --help         show this help
+  --port N             TCP port (default 0: any free port)
+  --kubeconfig PATH    write the kubeconfig to PATH (mode 0600) instead of printing it to stdout
+  --token TOKEN|auto   require "Authorization: Bearer TOKEN" on every request; auto makes a random
+                       token. The kubeconfig carries it.
+  --tls                serve HTTPS with a self-signed certificate made at start; the kubeconfig
+                       trusts exactly that certificate
+  -h, --help           show this help
 `;
 
 /**
- * Parses `--port N`, `--kubeconfig PATH` (also as `--opt=value`) and `--help`.
+ * Parses `--port N`, `--kubeconfig PATH`, `--token TOKEN|auto` (also as `--opt=value`), `--tls` and `--help`.
  *
  * @throws Error naming the bad argument.
  */
@@ -52,6 +61,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       if (!/^\d+$/.test(text) || port > 65535) throw new Error(`--port: not a port number: ${text}`);
       args.port = port;
     } else if (flag === '--kubeconfig') args.kubeconfig = value();
+    else if (flag === '--token') {
+      const token = value();
+      if (/\s/.test(token)) throw new Error('--token: a token cannot contain spaces');
+      args.token = token;
+    } else if (flag === '--tls') args.tls = true;
     else throw new Error(`unknown argument: ${argv[i]}`);
   }
   return args;
@@ -69,12 +83,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ApiSer
     io.stdout(USAGE);
     return undefined;
   }
-  const server = await startApiServer({ port: args.port });
+  // 32 random bytes: as strong as a kube service-account token, and base64url needs no quoting anywhere.
+  const token = args.token === 'auto' ? randomBytes(32).toString('base64url') : args.token;
+  const server = await startApiServer({ port: args.port, token, tls: args.tls });
   try {
     if (args.kubeconfig) {
       await writeFile(args.kubeconfig, server.kubeconfigYaml(), { mode: 0o600 });
       io.stderr(`rxkrt-apiserver: listening on ${server.url}; kubeconfig written to ${args.kubeconfig}\n`);
       io.stderr(`  try: kubectl --kubeconfig ${args.kubeconfig} get namespaces\n`);
+      if (token) io.stderr(`  requests need its bearer token (in the kubeconfig)\n`);
     } else {
       io.stderr(`rxkrt-apiserver: listening on ${server.url}; kubeconfig follows on stdout\n`);
       io.stdout(server.kubeconfigYaml());

@@ -1,18 +1,22 @@
 // Starts the embedded API server on 127.0.0.1 and hands back its URL, client configs and fault hooks.
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { sendError } from './apimachinery/jsonBodies.js';
 import { reasonForCode, StatusError } from './apimachinery/statusError.js';
 import { realClock, type Clock, type TimerHandle } from './apimachinery/clock.js';
 import { checkFailureStatus, Faults, type RequestMatcher } from './http/faults.js';
-import { kubeConfigFor, kubeconfigYaml } from './http/kubeconfig.js';
+import { kubeConfigFor, kubeconfigYaml, type ClientCredentials } from './http/kubeconfig.js';
+import { selfSignedCert } from './http/selfSignedCert.js';
+import { answerClientError, refuseConnect } from './http/rawSocketAnswers.js';
 import { handleRequest, type RequestRecord, type ServerContext } from './http/requestHandler.js';
 import { builtinHooks } from './hooks/builtinHooks.js';
 import { ResourceRegistry } from './kinds/resourceRegistry.js';
 import { createObject } from './objects/createObject.js';
 import type { ServerState } from './state/serverState.js';
 import { Store } from './storage/store.js';
-import { WatchHub, type ExpiredWatchMode } from './watch/watchHub.js';
+import { WatchHub, type ExpiredWatchMode, type WatchStats } from './watch/watchHub.js';
 
 /** Options of {@link startApiServer}; every one has a default. */
 export interface ApiServerOptions {
@@ -28,6 +32,25 @@ export interface ApiServerOptions {
   expiredWatch?: ExpiredWatchMode;
   /** How many requests {@link ApiServer.requests} keeps (default 1 000). */
   requestLogLimit?: number;
+  /**
+   * How many bytes may wait for one watch client that reads slowly (default 8 MiB). A client further behind has its
+   * watch cut, as kube-apiserver does, and relists or rewatches; the server's memory stays bounded.
+   */
+  watchBufferBytes?: number;
+  /**
+   * Host names (served with the bound port) or `host:port` pairs accepted in the `Host` header besides localhost,
+   * 127.0.0.1 and [::1]; any other Host is refused with 403, so DNS rebinding cannot reach the server.
+   */
+  allowedHosts?: readonly string[];
+  /** Origins (`http://localhost:3000`) whose requests are served; any other `Origin` header is refused with 403. */
+  allowedOrigins?: readonly string[];
+  /** When set, every request must carry `Authorization: Bearer <token>` (else 401); the kubeconfigs carry it. */
+  token?: string;
+  /**
+   * Serve HTTPS with a certificate made at start for localhost, 127.0.0.1, [::1] and `allowedHosts` (default
+   * false). The kubeconfigs trust exactly that certificate ({@link ApiServer.caCertPem}).
+   */
+  tls?: boolean;
 }
 
 /** Options of the fault hooks. */
@@ -38,8 +61,10 @@ export interface FaultOptions {
 
 /** A running in-memory Kubernetes API server. */
 export interface ApiServer {
-  /** `http://127.0.0.1:PORT`. */
+  /** `http://127.0.0.1:PORT` (`https://` with {@link ApiServerOptions.tls}). */
   readonly url: string;
+  /** With {@link ApiServerOptions.tls}: the server's self-signed certificate (PEM), which clients must trust. */
+  readonly caCertPem?: string;
   /** A fresh client-node `KubeConfig` pointing at this server (namespace `default`). */
   kubeConfig(): KubeConfig;
   /** The text of a kubeconfig file pointing at this server, for kubectl or `KubeConfig.loadFromString`. */
@@ -67,6 +92,13 @@ export interface ApiServer {
   resourceVersion(): string;
   /** How many watch streams are open right now. */
   openWatches(): number;
+  /** Watch buffering counters: bytes waiting for clients, the peak per stream, watches cut as too slow. */
+  watchStats(): WatchStats;
+}
+
+// `host:port` or `[v6]:port` as it goes into a certificate: the name alone.
+function hostName(allowed: string): string {
+  return allowed.startsWith('[') ? allowed.slice(1, allowed.indexOf(']')) : allowed.split(':')[0]!;
 }
 
 /** Namespaces every cluster starts with. */
@@ -77,7 +109,7 @@ const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
  * patch (merge, JSON, strategic-as-merge, server-side apply), list with selectors and pagination,
  * watch with replay, bookmarks and 410s, CRDs served as soon as they are created.
  *
- * @throws RangeError for a non-positive `bookmarkIntervalMs` or `historySize`.
+ * @throws RangeError for a non-positive `bookmarkIntervalMs`, `historySize` or `watchBufferBytes`; an empty `token`.
  * @example
  * const server = await startApiServer();
  * const core = server.kubeConfig().makeApiClient(CoreV1Api);
@@ -87,6 +119,9 @@ const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const bookmarkIntervalMs = opts.bookmarkIntervalMs ?? 5_000;
   if (!(bookmarkIntervalMs > 0)) throw new RangeError(`bookmarkIntervalMs must be positive, got ${bookmarkIntervalMs}`);
+  const watchBufferBytes = opts.watchBufferBytes ?? 8 * 1024 * 1024;
+  if (!(watchBufferBytes > 0)) throw new RangeError(`watchBufferBytes must be positive, got ${watchBufferBytes}`);
+  if (opts.token !== undefined && !/^\S+$/.test(opts.token)) throw new RangeError('token must be non-empty, without spaces');
   const clock = opts.clock ?? realClock;
   const state: ServerState = {
     store: new Store({ historySize: opts.historySize }),
@@ -97,7 +132,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const nsType = state.registry.byPlural('v1', 'namespaces')!;
   for (const name of INITIAL_NAMESPACES) createObject(state, nsType, undefined, { metadata: { name } }, { manager: 'rxkrt-apiserver' });
 
-  const hub = new WatchHub(state, { bookmarkIntervalMs, expired: opts.expiredWatch ?? 'alternate' });
+  const cert = opts.tls ? selfSignedCert(['localhost', '127.0.0.1', '::1', ...(opts.allowedHosts ?? []).map(hostName)]) : undefined;
+  const hub = new WatchHub(state, { bookmarkIntervalMs, expired: opts.expiredWatch ?? 'alternate', bufferBytes: watchBufferBytes });
   const faults = new Faults();
   const sleeping = new Map<TimerHandle, () => void>();
   let closed = false;
@@ -108,6 +144,13 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     log: [],
     logLimit: opts.requestLogLimit ?? 1_000,
     serverAddress: '',
+    access: {
+      port: 0,
+      allowedHosts: opts.allowedHosts ?? [],
+      allowedOrigins: opts.allowedOrigins ?? [],
+      token: opts.token,
+      tls: cert !== undefined,
+    },
     sleep: (ms) =>
       new Promise<void>((resolve) => {
         const timer = clock.setTimeout(() => {
@@ -118,14 +161,19 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       }),
   };
 
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     // After close, a delayed request wakes up to a destroyed socket: sendJson skips it.
     if (closed) {
       res.destroy();
       return;
     }
-    void handleRequest(ctx, req, res);
-  });
+    // The last resort: handleRequest answers every failure itself, but a bug there must cost one request,
+    // never the process (an unhandled rejection ends it).
+    handleRequest(ctx, req, res).catch((e: unknown) => sendError(res, e));
+  };
+  const server = cert ? createHttpsServer({ cert: cert.certPem, key: cert.keyPem }, onRequest) : createServer(onRequest);
+  server.on('connect', refuseConnect);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => {
@@ -135,13 +183,16 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   });
   const { port } = server.address() as AddressInfo;
   ctx.serverAddress = `127.0.0.1:${port}`;
-  const url = `http://127.0.0.1:${port}`;
+  ctx.access.port = port;
+  const url = `${cert ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const credentials: ClientCredentials = { caPem: cert?.certPem, token: opts.token };
 
   let closing: Promise<void> | undefined;
   return {
     url,
-    kubeConfig: () => kubeConfigFor(url),
-    kubeconfigYaml: () => kubeconfigYaml(url),
+    caCertPem: cert?.certPem,
+    kubeConfig: () => kubeConfigFor(url, credentials),
+    kubeconfigYaml: () => kubeconfigYaml(url, credentials),
     close() {
       closing ??= new Promise<void>((resolve) => {
         closed = true;
@@ -171,5 +222,6 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     },
     resourceVersion: () => String(state.store.resourceVersion()),
     openWatches: () => hub.size,
+    watchStats: () => hub.stats(),
   };
 }

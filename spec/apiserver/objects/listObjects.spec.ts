@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
-import { expectApiError, request } from '../helpers.js';
+import { expectApiError, request, type StatusBody } from '../helpers.js';
 
 /** A list as these specs read the server's answer (built-in items carry no apiVersion and kind). */
 type ListBody = {
@@ -156,5 +156,26 @@ describe('listObjects', () => {
     await core.deleteCollectionNamespacedConfigMap({ namespace: 'other', labelSelector: 'tmp=y' });
     expect((await core.listNamespacedConfigMap({ namespace: 'other', labelSelector: 'tmp' })).items).toEqual([]);
     expect((await core.listNamespacedConfigMap({ namespace: 'other' })).items.length).toBeGreaterThan(0);
+  });
+});
+
+describe('listObjects with forged continue tokens', () => {
+  let server: ApiServer;
+  beforeAll(async () => {
+    server = await startApiServer();
+  });
+  afterAll(() => server.close());
+
+  const token = (o: object): string => Buffer.from(JSON.stringify(o)).toString('base64url');
+
+  it.each([
+    ['a future resourceVersion', { v: 1, rv: 1e300, after: 'x' }],
+    ['a fractional resourceVersion', { v: 1, rv: 1.5, after: 'x' }],
+    ['a negative resourceVersion', { v: 1, rv: -5, after: 'x' }],
+    ['a version never reached', { v: 1, rv: 999, after: 'x' }],
+  ])('should refuse %s with 400, never answering at that version', async (_what, forged) => {
+    const res = await request<StatusBody>(server.url, 'GET', `/api/v1/namespaces?limit=1&continue=${token(forged)}`);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toMatch(/^continue key is not valid/);
   });
 });

@@ -1,9 +1,20 @@
 // node:http plumbing: reading bodies, writing JSON and Status responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonValue } from './json.js';
+import { MAX_JSON_DEPTH, textTooDeepAt } from './jsonDepth.js';
 import { badRequest, StatusError } from './statusError.js';
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024; // the API server's own request size limit
+
+// Named one by one: a pattern such as /json/ let `text/x-json-whatever` through.
+const DECODABLE_MEDIA_TYPES = new Set([
+  'application/json',
+  'application/yaml',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+]);
 
 /**
  * Reads and decodes a JSON request body. kubectl and client-node always send JSON, also for
@@ -11,29 +22,49 @@ const MAX_BODY_BYTES = 3 * 1024 * 1024; // the API server's own request size lim
  * YAML parser of its own, and client-node's `loadYaml` maps known kinds through its model classes,
  * which renames fields (`x-kubernetes-preserve-unknown-fields` becomes `xKubernetesPreserveUnknownFields`).
  *
- * @throws StatusError `400` for an undecodable body (YAML included), `413` for an oversized one, `415` for
- *   a media type other than JSON or YAML (protobuf, CBOR).
+ * @throws StatusError `400` for an undecodable body (YAML included) or one nested deeper than
+ *   {@link MAX_JSON_DEPTH}, `413` for one over 3 MiB, `415` for a media type other than JSON or YAML (protobuf, CBOR),
+ *   and for a body (or any POST, PUT or PATCH) without a Content-Type.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | undefined> {
   const media = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (media !== '' && !/json|yaml/.test(media)) {
+  if (media !== '' && !DECODABLE_MEDIA_TYPES.has(media)) {
     // kubectl sends protobuf for built-in kinds in some commands (`kubectl create configmap`): it does not
     // fall back to JSON after this 415, so those commands fail here (`kubectl create -f` sends JSON).
     throw new StatusError(
       415,
       'UnsupportedMediaType',
-      `the body of the request was in an unknown format - accepted media types include: application/json`,
+      `the body of the request was in an unknown format - accepted media types include: ${[...DECODABLE_MEDIA_TYPES].join(', ')}`,
     );
   }
+  // Refuse a declared oversize at once rather than after reading 3 MiB of it.
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new StatusError(413, 'RequestEntityTooLarge', 'the request body is too large');
+    if (size > MAX_BODY_BYTES) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  // kube-apiserver assumes JSON here; refusing instead closes the one door a web page has: a cross-site `fetch`
+  // with a body and no content type is a "simple" request, sent without a CORS preflight.
+  if (media === '' && (text.trim() !== '' || ['POST', 'PUT', 'PATCH'].includes(req.method ?? ''))) {
+    throw new StatusError(
+      415,
+      'UnsupportedMediaType',
+      `${req.method ?? 'a'} request needs a Content-Type: application/json or application/yaml`,
+    );
+  }
   if (text.trim() === '') return undefined;
+  // Checked before parsing: a body a few thousand levels deep parses, but overflows the stack of whatever
+  // walks it next (cloning, equality, serializing a LIST), long after it was stored.
+  const deepAt = textTooDeepAt(text, MAX_JSON_DEPTH);
+  if (deepAt !== undefined) {
+    throw badRequest(
+      `the body of the request could not be decoded: nesting exceeds the maximum depth of ${MAX_JSON_DEPTH} at offset ${deepAt}`,
+    );
+  }
   try {
     return JSON.parse(text) as JsonValue;
   } catch (e) {
@@ -42,16 +73,40 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | un
   }
 }
 
-/** Sends a JSON response, unless the connection is already gone (a closed server, a cut client). */
+function tooLarge(): StatusError {
+  return new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+}
+
+/**
+ * Sends a JSON response, unless the connection is already gone (a closed server, a cut client). When headers
+ * already went out (a watch that failed mid-stream) no answer can follow them: the socket is cut instead, so a
+ * second `writeHead` never throws out of a handler.
+ */
 export function sendJson(res: ServerResponse, status: number, body: JsonValue, headers: Record<string, string> = {}): void {
   if (res.destroyed || res.writableEnded) return;
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // Serialized before the headers, so a body that cannot be serialized leaves them unsent for the 500.
   const text = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
-/** Sends any thrown value as a `Status`: StatusErrors keep their code, anything else is a `500`. */
+/**
+ * Sends any thrown value as a `Status`: StatusErrors keep their code, anything else is a `500`. Never throws:
+ * it is the last resort of every handler, so when even the answer fails the socket is cut.
+ */
 export function sendError(res: ServerResponse, error: unknown): void {
+  try {
+    sendStatus(res, error);
+  } catch {
+    res.destroy();
+  }
+}
+
+function sendStatus(res: ServerResponse, error: unknown): void {
   const statusError =
     error instanceof StatusError
       ? error

@@ -90,15 +90,26 @@ export function conflict(plural: string, name: string, group = '', why?: string)
   });
 }
 
-/** `422 Invalid` with one cause per bad field: `Pod "x" is invalid: metadata.name: Required value`. */
-export function invalid(kind: string, name: string, causes: Array<{ field: string; message: string }>, group = ''): StatusError {
-  const text = causes.map((c) => `${c.field}: ${c.message}`).join(', ');
+/** One bad field of a `422 Invalid`; `reason` defaults to `FieldValueInvalid`. */
+export interface FieldCause {
+  field: string;
+  message: string;
+  reason?: string;
+}
+
+/**
+ * `422 Invalid` with one cause per bad field: `Pod "x" is invalid: metadata.name: Required value`, or with several,
+ * `Pod "x" is invalid: [a: …, b: …]` as apimachinery prints an aggregate.
+ */
+export function invalid(kind: string, name: string, causes: FieldCause[], group = ''): StatusError {
+  const each = causes.map((c) => `${c.field}: ${c.message}`);
+  const text = each.length === 1 ? each[0]! : `[${each.join(', ')}]`;
   const what = group ? `${kind}.${group}` : kind;
   return new StatusError(422, 'Invalid', `${what} "${name}" is invalid: ${text}`, {
     name,
     group: group || undefined,
     kind,
-    causes: causes.map((c) => ({ reason: 'FieldValueInvalid', message: c.message, field: c.field })),
+    causes: causes.map((c) => ({ reason: c.reason ?? 'FieldValueInvalid', message: c.message, field: c.field })),
   });
 }
 
@@ -110,6 +121,18 @@ export function badRequest(message: string): StatusError {
 /** `410 Expired` for a resourceVersion or continue token older than the retained history. */
 export function expired(message: string): StatusError {
   return new StatusError(410, 'Expired', message);
+}
+
+/**
+ * `504 Timeout` for a resourceVersion newer than any the server issued: kube-apiserver's answer once its cache
+ * has not caught up within ~3 s; clients retry after a second.
+ */
+export function tooLargeResourceVersion(rv: number, current: number): StatusError {
+  // apimachinery's NewTimeoutError prefixes every message with "Timeout: ".
+  return new StatusError(504, 'Timeout', `Timeout: Too large resource version: ${rv}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
 }
 
 /** `405 MethodNotAllowed`. */

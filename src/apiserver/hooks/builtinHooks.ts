@@ -1,7 +1,8 @@
-// Per-kind rules of the built-in kinds: namespace labels, status and cascade; pod status; secret stringData.
+// Per-kind rules of the built-in kinds: namespace labels, status and cascade; pod status; secret stringData; config data.
 import { isJsonObject, objectField } from '../apimachinery/json.js';
 import type { KindHooks } from '../state/serverState.js';
 import { CRD_STORAGE_KEY } from '../kinds/crdKinds.js';
+import { validateConfigData } from './configData.js';
 import { crdHooks } from './crd.js';
 
 const namespaceHooks: KindHooks = {
@@ -38,6 +39,11 @@ const secretHooks: KindHooks = {
     obj.data = data;
     delete obj.stringData;
   },
+  validate: (obj, _before, rt) => validateConfigData(obj, rt),
+};
+
+const configMapHooks: KindHooks = {
+  validate: (obj, _before, rt) => validateConfigData(obj, rt),
 };
 
 /** Hooks of the built-in kinds, keyed by storage key. */
@@ -46,6 +52,7 @@ export function builtinHooks(): Map<string, KindHooks> {
     ['/namespaces', namespaceHooks],
     ['/pods', podHooks],
     ['/secrets', secretHooks],
+    ['/configmaps', configMapHooks],
     [CRD_STORAGE_KEY, crdHooks],
   ]);
 }

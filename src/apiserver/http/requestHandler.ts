@@ -8,6 +8,8 @@ import type { WatchHub } from '../watch/watchHub.js';
 import type { Faults } from './faults.js';
 import { sendError, sendJson } from '../apimachinery/jsonBodies.js';
 import { handleResource } from './resourceHandler.js';
+import { checkAccess, type AccessPolicy } from './accessControl.js';
+import { parseRequestTarget, type RequestTarget } from './requestTarget.js';
 import { resolveRoute } from './router.js';
 
 /** One entry of the request log. `path` includes the query string. */
@@ -28,17 +30,30 @@ export interface ServerContext {
   readonly logLimit: number;
   /** `127.0.0.1:PORT`, advertised by `/api`. */
   serverAddress: string;
+  /** Which Host, Origin and credentials are accepted; its port is set once the server listens. */
+  readonly access: AccessPolicy;
   /** Resolves after `ms` on the server's clock; cancelled on close. */
   sleep(ms: number): Promise<void>;
 }
 
-/** Handles one HTTP request end to end; never rejects (every failure becomes a `Status` response). */
+/**
+ * Handles one HTTP request end to end; never rejects (every failure becomes a `Status` response, or a cut
+ * socket when the headers already went out).
+ */
 export async function handleRequest(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET';
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  let target: RequestTarget;
+  try {
+    checkAccess(req.headers, ctx.access);
+    target = parseRequestTarget(req.url);
+  } catch (e) {
+    // Logged as sent: a refused request is worth seeing in the log too.
+    logRequest(ctx, method, req.url ?? '');
+    return sendError(res, e);
+  }
+  const url = target.url;
   const path = url.pathname + url.search;
-  ctx.log.push({ method, path });
-  if (ctx.log.length > ctx.logLimit) ctx.log.splice(0, ctx.log.length - ctx.logLimit);
+  logRequest(ctx, method, path);
   try {
     const fault = ctx.faults.take(method, path);
     if (fault.delayMs > 0) {
@@ -52,14 +67,20 @@ export async function handleRequest(ctx: ServerContext, req: IncomingMessage, re
       const retry = code === 429 || code === 503 ? { retryAfterSeconds: 1 } : undefined;
       throw new StatusError(code, reasonForCode(code), `injected failure (HTTP ${code}) for ${method} ${url.pathname}`, retry);
     }
-    await route(ctx, req, res, method, url);
+    await route(ctx, req, res, method, target);
   } catch (e) {
     sendError(res, e);
   }
 }
 
-async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
-  const r = resolveRoute(url.pathname, ctx.state.registry);
+function logRequest(ctx: ServerContext, method: string, path: string): void {
+  ctx.log.push({ method, path });
+  if (ctx.log.length > ctx.logLimit) ctx.log.splice(0, ctx.log.length - ctx.logLimit);
+}
+
+async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, method: string, target: RequestTarget): Promise<void> {
+  const url = target.url;
+  const r = resolveRoute(target.segments, ctx.state.registry);
   if (r.type === 'resource') return handleResource(ctx.state, ctx.hub, req, res, r, url);
   if (method !== 'GET' && method !== 'HEAD') throw new StatusError(405, 'MethodNotAllowed', `${method} is not allowed on ${url.pathname}`);
   const registry = ctx.state.registry;

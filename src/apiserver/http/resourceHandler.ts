@@ -38,7 +38,7 @@ export async function handleResource(
 
   if (method === 'GET') {
     if (name !== undefined && subresource) return sendJson(res, 200, getObject(state, route, name));
-    const opts = parseListOptions(rt, params);
+    const opts = parseListOptions(rt, params, route.watchPath);
     if (opts.watch || route.watchPath) return hub.serve(res, rt, namespace, name, opts);
     if (name !== undefined) return sendJson(res, 200, getObject(state, route, name));
     return sendJson(res, 200, listObjects(state, rt, namespace, opts));

@@ -2,6 +2,7 @@
 import { unknownPath } from '../apimachinery/statusError.js';
 import type { ResourceRegistry } from '../kinds/resourceRegistry.js';
 import type { ResourceType } from '../kinds/resourceType.js';
+import { pathSegments } from './requestTarget.js';
 
 /** What a request path names. */
 export type Route =
@@ -32,13 +33,10 @@ export type Route =
  * and health checks.
  *
  * @throws StatusError `404` for a path the server does not serve (including `/openapi/v2`: kubectl only
- *   needs the v3 documents, see `kinds/openapi.ts`).
+ *   needs the v3 documents, see `kinds/openapi.ts`); `400` for a malformed one (see `pathSegments`).
  */
-export function resolveRoute(pathname: string, registry: ResourceRegistry): Route {
-  const segs = pathname
-    .split('/')
-    .filter((s) => s !== '')
-    .map(decodeURIComponent);
+export function resolveRoute(pathname: string | readonly string[], registry: ResourceRegistry): Route {
+  const segs = typeof pathname === 'string' ? pathSegments(pathname) : pathname;
   if (segs.length === 0) return { type: 'root' };
   if (segs.length === 1 && segs[0] === 'version') return { type: 'version' };
   if (['healthz', 'livez', 'readyz'].includes(segs[0]!)) return { type: 'health' };

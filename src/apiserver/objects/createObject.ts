@@ -7,6 +7,7 @@ import { encodeOwners, fieldScope, recordUpdate } from '../patch/managedFields.j
 import type { ServerState } from '../state/serverState.js';
 import type { StoredObject } from '../storage/storedObject.js';
 import { checkTypeMeta, generatedName, SERVER_METADATA, validateName } from './objectMeta.js';
+import { validateMetadata } from './validateMetadata.js';
 import type { WriteOptions } from './writeOptions.js';
 
 /**
@@ -48,6 +49,7 @@ export function createObject(
   const stored = obj as StoredObject;
   const hooks = state.hooks.get(rt.storageKey);
   hooks?.prepare?.(stored, undefined, state);
+  validateMetadata(rt, stored);
   hooks?.validate?.(stored, undefined, rt);
   const owners =
     opts.ownership?.(undefined, stored) ??

@@ -1,6 +1,6 @@
 // LIST: selectors, consistent pagination with continue tokens, and resourceVersion semantics.
 import type { JsonObject } from '../apimachinery/json.js';
-import { badRequest, StatusError } from '../apimachinery/statusError.js';
+import { badRequest, tooLargeResourceVersion } from '../apimachinery/statusError.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import type { ServerState } from '../state/serverState.js';
 import { objectKey, storedNamespace } from '../storage/store.js';
@@ -30,6 +30,8 @@ export function listObjects(state: ServerState, rt: ResourceType, namespace: str
   let after: string | undefined;
   if (opts.continueToken) {
     const token = decodeContinue(opts.continueToken);
+    // A forged token must not make the server answer at a version it never reached (clients would watch from it).
+    if (token.rv > current) throw invalidContinue();
     state.store.assertReplayable(
       token.rv,
       'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
@@ -38,9 +40,9 @@ export function listObjects(state: ServerState, rt: ResourceType, namespace: str
     after = token.after;
   } else if (opts.resourceVersion !== undefined && opts.resourceVersion !== '0') {
     const rv = parseResourceVersion(opts.resourceVersion);
-    if (rv > current) {
-      throw new StatusError(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, { retryAfterSeconds: 1 });
-    }
+    // Answered at once, not after kube's ~3 s wait: writes commit synchronously here, so a version the server
+    // has not reached yet was never issued, and waiting could only slow the client down.
+    if (rv > current) throw tooLargeResourceVersion(rv, current);
     if (opts.resourceVersionMatch === 'Exact') atRv = rv;
   }
 
@@ -99,9 +101,15 @@ function encodeContinue(token: ContinueToken): string {
 function decodeContinue(text: string): ContinueToken {
   try {
     const raw = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { v?: number; rv?: unknown; after?: unknown };
-    if (raw.v === 1 && typeof raw.rv === 'number' && typeof raw.after === 'string') return { rv: raw.rv, after: raw.after };
+    if (raw.v === 1 && Number.isSafeInteger(raw.rv) && (raw.rv as number) >= 0 && typeof raw.after === 'string') {
+      return { rv: raw.rv as number, after: raw.after };
+    }
   } catch {
     /* reported below */
   }
-  throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  throw invalidContinue();
+}
+
+function invalidContinue(): Error {
+  return badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
 }

@@ -4,6 +4,7 @@ import { badRequest } from '../apimachinery/statusError.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import { COMMON_SELECTABLE_FIELDS, parseFieldSelector, selectableFieldValues, type FieldSelector } from '../selectors/fieldSelector.js';
 import { parseLabelSelector, type LabelSelector } from '../selectors/labelSelector.js';
+import { validateListOptions } from './validateListOptions.js';
 
 /** The list/watch options a request carries (`metav1.ListOptions`). */
 export interface ListOptions {
@@ -21,14 +22,24 @@ export interface ListOptions {
 }
 
 /**
- * Parses list/watch query parameters for resource `rt`.
+ * Parses list/watch query parameters for resource `rt`. `watchPath` is the deprecated `/watch/` form, which
+ * makes a request a watch as `watch=true` does.
  *
- * @throws StatusError `400` for malformed selectors, limits, timeouts or resourceVersions.
+ * @throws StatusError `400` for malformed selectors, limits, timeouts or resourceVersions; `422` for
+ *   combinations kube refuses (see {@link validateListOptions}).
  */
-export function parseListOptions(rt: ResourceType, params: URLSearchParams): ListOptions {
+export function parseListOptions(rt: ResourceType, params: URLSearchParams, watchPath = false): ListOptions {
   const flag = (name: string): boolean => ['true', '1'].includes(params.get(name) ?? '');
   const rv = params.get('resourceVersion') || undefined;
   if (rv !== undefined) parseResourceVersion(rv);
+  validateListOptions({
+    watch: flag('watch') || watchPath,
+    resourceVersion: rv,
+    resourceVersionMatch: params.get('resourceVersionMatch') || undefined,
+    continueToken: params.get('continue') || undefined,
+    sendInitialEvents: params.has('sendInitialEvents') ? flag('sendInitialEvents') : undefined,
+    allowWatchBookmarks: flag('allowWatchBookmarks'),
+  });
   return {
     label: parseLabelSelector(params.get('labelSelector') ?? ''),
     field: parseFieldSelector(params.get('fieldSelector') ?? '', [...COMMON_SELECTABLE_FIELDS, ...rt.selectableFields]),
@@ -46,11 +57,14 @@ export function parseListOptions(rt: ResourceType, params: URLSearchParams): Lis
 /**
  * A resourceVersion as a number.
  *
- * @throws StatusError `400` unless it is a decimal integer (ours always are).
+ * @throws StatusError `400` unless it is a decimal integer (ours always are) below 2^53.
  */
 export function parseResourceVersion(text: string): number {
   if (!/^\d+$/.test(text)) throw badRequest(`resourceVersion: Invalid value: "${text}": must be a decimal integer`);
-  return Number(text);
+  const rv = Number(text);
+  // Past 2^53 a number no longer names one version: 99999999999999999999999 would read as 1e+23.
+  if (!Number.isSafeInteger(rv)) throw badRequest(`resourceVersion: Invalid value: "${text}": out of range`);
+  return rv;
 }
 
 /** Whether `obj` passes both selectors. */
@@ -67,9 +81,13 @@ export function present<T extends JsonObject>(obj: T, rt: ResourceType): T {
   return { apiVersion: rt.groupVersion, kind: rt.kind, ...rest } as unknown as T;
 }
 
+// Query integers are int64 on a real server: more does not parse there either.
+const MAX_INT64 = 2n ** 63n - 1n;
+
 function positiveInt(text: string | null, name: string): number | undefined {
   if (text === null || text === '') return undefined;
-  if (!/^\d+$/.test(text)) throw badRequest(`${name}: Invalid value: "${text}": must be a non-negative integer`);
+  if (!/^\d+$/.test(text)) throw badRequest(`${name}: Invalid value: ${JSON.stringify(text)}: must be a non-negative integer`);
+  if (BigInt(text) > MAX_INT64) throw badRequest(`${name}: Invalid value: ${JSON.stringify(text)}: value out of range`);
   const n = Number(text);
   return n === 0 ? undefined : n;
 }

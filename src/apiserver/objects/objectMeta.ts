@@ -1,8 +1,10 @@
 // Object identity and metadata rules shared by every write: type checks, names, generation.
 import { randomInt } from 'node:crypto';
 import { isJsonObject, jsonEqual, type JsonObject } from '../apimachinery/json.js';
+import { MAX_JSON_DEPTH, valueTooDeep } from '../apimachinery/jsonDepth.js';
 import { invalid, StatusError } from '../apimachinery/statusError.js';
 import type { ResourceType } from '../kinds/resourceType.js';
+import { checkDecodable } from './checkDecodable.js';
 
 /** Metadata fields only the server sets; on update they are carried over from the stored object. */
 export const SERVER_METADATA = [
@@ -24,11 +26,22 @@ const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
  * and `kind` filled in (clients may leave them out) and `metadata` guaranteed to be an object.
  *
  * @throws StatusError `400` when the body is not an object; `422 Invalid` when kind or apiVersion name
- *   another resource.
+ *   another resource, or when it nests deeper than {@link MAX_JSON_DEPTH} (a patch result can, its body could not);
+ *   `400` for values the decoder refuses (see {@link checkDecodable}).
  */
 export function checkTypeMeta(rt: ResourceType, body: unknown, name = ''): JsonObject & { metadata: JsonObject } {
   if (!isJsonObject(body)) throw new StatusError(400, 'BadRequest', 'the request body must be a JSON object');
+  // Before cloning: structuredClone itself overflows the stack on a deep enough object.
+  if (valueTooDeep(body, MAX_JSON_DEPTH)) {
+    throw invalid(
+      rt.kind,
+      name,
+      [{ field: '<root>', message: `Invalid value: the object nests deeper than ${MAX_JSON_DEPTH} levels` }],
+      rt.group,
+    );
+  }
   const obj = structuredClone(body);
+  checkDecodable(rt, obj);
   const causes: Array<{ field: string; message: string }> = [];
   if (obj.apiVersion !== undefined && obj.apiVersion !== rt.groupVersion) {
     causes.push({ field: 'apiVersion', message: `Invalid value: ${JSON.stringify(obj.apiVersion)}: must be ${rt.groupVersion}` });

@@ -8,6 +8,7 @@ import type { ServerState } from '../state/serverState.js';
 import type { StoredObject } from '../storage/storedObject.js';
 import { removeNow } from './deleteObject.js';
 import { checkTypeMeta, SERVER_METADATA, specChanged } from './objectMeta.js';
+import { validateMetadata } from './validateMetadata.js';
 import type { WriteOptions } from './writeOptions.js';
 
 /**
@@ -41,6 +42,7 @@ export function updateObject(
   delete (next.metadata as JsonObject).resourceVersion; // the store stamps a new one
   const hooks = state.hooks.get(rt.storageKey);
   hooks?.prepare?.(next, before, state);
+  validateMetadata(rt, next);
   hooks?.validate?.(next, before, rt);
   const owners =
     opts.ownership?.(before, next) ??

@@ -1,14 +1,15 @@
 // Watch streams: initial events or replay, live events, bookmarks, timeouts, 410 both ways, and cutting.
 import type { ServerResponse } from 'node:http';
-import { StatusError } from '../apimachinery/statusError.js';
-import type { TimerHandle } from '../apimachinery/clock.js';
+import { StatusError, tooLargeResourceVersion } from '../apimachinery/statusError.js';
 import { sendError } from '../apimachinery/jsonBodies.js';
 import { CRD_STORAGE_KEY, crdStorageKey } from '../kinds/crdKinds.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import { parseResourceVersion, type ListOptions } from '../objects/listOptions.js';
 import type { ServerState } from '../state/serverState.js';
-import type { StoreEvent } from '../storage/eventHistory.js';
-import { bookmarkEvent, initialEvents, watchEventFor, type WatchEvent, type WatchFilter } from './watchEvents.js';
+import { initialEvents, watchEventFor, type WatchEvent, type WatchFilter } from './watchEvents.js';
+import { line, WatchStream, writeHeaders } from './watchStream.js';
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * How an expired watch (`resourceVersion` older than the history) is answered: `'status'` = HTTP 410
@@ -22,6 +23,20 @@ export interface WatchSettings {
   /** Period of BOOKMARK events when `allowWatchBookmarks=true`. */
   bookmarkIntervalMs: number;
   expired: ExpiredWatchMode;
+  /** How many bytes may wait for one watch client before the server cuts its watch as too slow. */
+  bufferBytes: number;
+}
+
+/** What the watch hub's counters say (`ApiServer.watchStats()`). */
+export interface WatchStats {
+  /** Open watch streams. */
+  open: number;
+  /** Bytes waiting for watch clients right now, over all streams. */
+  bufferedBytes: number;
+  /** The most bytes any one stream ever held back for its client. */
+  peakStreamBufferedBytes: number;
+  /** Watches cut because their client fell more than the budget behind. */
+  endedTooSlow: number;
 }
 
 /**
@@ -31,7 +46,18 @@ export interface WatchSettings {
 export class WatchHub {
   private readonly streams = new Set<WatchStream>();
   private expiredAnswers = 0;
+  private endedTooSlow = 0;
+  private peakStreamBufferedBytes = 0;
   private readonly unsubscribe: () => void;
+  private readonly owner = {
+    closed: (s: WatchStream) => {
+      this.peakStreamBufferedBytes = Math.max(this.peakStreamBufferedBytes, s.peakBufferedBytes);
+      this.streams.delete(s);
+    },
+    tooSlow: () => {
+      this.endedTooSlow++;
+    },
+  };
 
   constructor(
     private readonly state: ServerState,
@@ -53,6 +79,17 @@ export class WatchHub {
     return this.streams.size;
   }
 
+  /** The hub's counters, for tests and benchmarks of slow clients. */
+  stats(): WatchStats {
+    let bufferedBytes = 0;
+    let peak = this.peakStreamBufferedBytes;
+    for (const s of this.streams) {
+      bufferedBytes += s.bufferedBytes;
+      peak = Math.max(peak, s.peakBufferedBytes);
+    }
+    return { open: this.streams.size, bufferedBytes, peakStreamBufferedBytes: peak, endedTooSlow: this.endedTooSlow };
+  }
+
   /**
    * Serves `GET …?watch=true`: writes headers at once, then initial events (synthetic `ADDED`s for an
    * absent/`0` resourceVersion, else a replay from the history), a prompt BOOKMARK when asked, then
@@ -71,6 +108,8 @@ export class WatchHub {
         after = store.resourceVersion();
       } else {
         after = parseResourceVersion(opts.resourceVersion);
+        // As for LIST: a version never issued would otherwise watch silently from a future that may never come.
+        if (after > store.resourceVersion()) throw tooLargeResourceVersion(after, store.resourceVersion());
         first = store
           .eventsAfter(after)
           .map((e) => watchEventFor(filter, e))
@@ -80,7 +119,7 @@ export class WatchHub {
       if (e instanceof StatusError && e.code === 410) return this.answerExpired(res, e);
       throw e;
     }
-    const stream = new WatchStream(res, filter, after, this.state, () => this.streams.delete(stream));
+    const stream = new WatchStream(res, filter, after, this.state, this.settings.bufferBytes, this.owner);
     this.streams.add(stream);
     stream.open(first);
     if (opts.allowWatchBookmarks) {
@@ -88,7 +127,8 @@ export class WatchHub {
       stream.bookmark(opts.sendInitialEvents ? { 'k8s.io/initial-events-end': 'true' } : undefined);
       stream.every(this.settings.bookmarkIntervalMs, () => stream.bookmark());
     }
-    if (opts.timeoutSeconds !== undefined) stream.once(opts.timeoutSeconds * 1000, () => stream.end());
+    // Capped at the longest timer node keeps: a longer one would fire at once instead (about 24.8 days is forever here).
+    if (opts.timeoutSeconds !== undefined) stream.once(Math.min(opts.timeoutSeconds * 1000, MAX_TIMER_MS), () => stream.end());
   }
 
   /** Ends every open stream cleanly (clients see a normal end and reconnect with their last resourceVersion). */
@@ -117,80 +157,4 @@ export class WatchHub {
     writeHeaders(res);
     res.end(line({ type: 'ERROR', object: error.toStatus() }));
   }
-}
-
-/** One open watch response. */
-class WatchStream {
-  private readonly timers: TimerHandle[] = [];
-  private closed = false;
-
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly filter: WatchFilter,
-    /** Events at or below this resourceVersion were already covered by the initial events. */
-    private readonly since: number,
-    private readonly state: ServerState,
-    private readonly onClose: () => void,
-  ) {
-    res.on('close', () => this.dispose());
-  }
-
-  get storageKey(): string {
-    return this.filter.rt.storageKey;
-  }
-
-  open(first: WatchEvent[]): void {
-    writeHeaders(this.res);
-    for (const e of first) this.write(e);
-  }
-
-  deliverCommitted(e: StoreEvent): void {
-    if (e.rv <= this.since) return;
-    const event = watchEventFor(this.filter, e);
-    if (event) this.write(event);
-  }
-
-  bookmark(annotations?: Record<string, string>): void {
-    this.write(bookmarkEvent(this.filter.rt, this.state.store.resourceVersion(), annotations));
-  }
-
-  every(ms: number, fn: () => void): void {
-    this.timers.push(this.state.clock.setInterval(fn, ms));
-  }
-
-  once(ms: number, fn: () => void): void {
-    this.timers.push(this.state.clock.setTimeout(fn, ms));
-  }
-
-  end(): void {
-    if (!this.res.writableEnded) this.res.end();
-    this.dispose();
-  }
-
-  /** Writes an `ERROR` event with the failure's `Status`, then ends the stream. */
-  fail(error: StatusError): void {
-    this.write({ type: 'ERROR', object: error.toStatus() });
-    this.end();
-  }
-
-  private write(e: WatchEvent): void {
-    if (!this.closed && !this.res.writableEnded && !this.res.destroyed) this.res.write(line(e));
-  }
-
-  private dispose(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const t of this.timers) t.cancel();
-    this.onClose();
-  }
-}
-
-function writeHeaders(res: ServerResponse): void {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
-  // client-node's informer waits for the response headers before `start()` resolves: send them now.
-  res.flushHeaders();
-}
-
-function line(e: WatchEvent): string {
-  return `${JSON.stringify(e)}\n`;
 }
