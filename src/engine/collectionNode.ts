@@ -23,9 +23,10 @@ import { HandlerSet, type HandlerOwner } from './handlerSet.js';
 import { afterCommitted, deliverAfterCommit, scheduleSync, type BatchReceiver, type TxNode } from './transaction.js';
 import type { Dependent, IndexHandle, InternalCollection } from './internalCollection.js';
 import { allocateUid } from './uid.js';
+import { trackLive, type LiveCollection } from './liveCollections.js';
 import { raiseRank, wouldCycle } from './graph.js';
 import { perEvent } from './perEvent.js';
-import { CollectionCounters } from './counters.js';
+import { CollectionCounters, countByType, countEventTypes } from './counters.js';
 import { batchInconsistency } from './batchInvariants.js';
 import { StateIndexes } from './indexes/stateIndexes.js';
 import { SELECTOR_LOOKUP_MIN_SIZE, SelectorLookup } from './indexes/selectorLookup.js';
@@ -89,12 +90,15 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   /** Subclasses call this last in their constructor: joins the debugger and honours `stop`. */
   protected start(opts: CollectionOptions | undefined): void {
     this.debugRegistry?.register(this);
+    this.untrack = trackLive(this as LiveCollection);
     const stop = opts?.stop;
     if (stop !== undefined) this.forgetStop = onAbort(stop, () => this.dispose());
   }
 
   /** Detaches this collection from its `stop` signal once disposed. */
   private forgetStop: (() => void) | undefined;
+  /** Removes this collection from the live set that metrics and the debug server read. */
+  private untrack: (() => void) | undefined;
 
   // ---- reading -------------------------------------------------------------------------------------
 
@@ -235,6 +239,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
     const counters = this.counters;
     counters.batches++;
     counters.events += events.length;
+    if (countEventTypes) countByType(counters, events as readonly Event<unknown>[]);
     const initial = !this.syncState.hasSynced();
     const dependents = this.dependents;
     for (let i = 0; i < dependents.length; i++)
@@ -292,6 +297,9 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   /** Counts, logs (once per distinct message) and emits an error on `errors$` after the commit. */
   reportError(err: TransformError): void {
     this.counters.errors++;
+    const recent = (this.lastErrors ??= []);
+    if (recent.length === RECENT_ERRORS) recent.shift();
+    recent.push(err);
     logErrorOnce(err.message, err.error);
     afterCommitted(() => this.errorSubject.next(err));
   }
@@ -301,6 +309,17 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   }
 
   // ---- debug and strict mode -----------------------------------------------------------------------
+
+  /** The last errors reported, oldest first (for the debug server's graph page). */
+  recentErrors(): readonly TransformError[] {
+    return this.lastErrors ?? [];
+  }
+
+  private lastErrors: TransformError[] | undefined;
+
+  queuedHandlerBatches(): number {
+    return this.handlers.queuedBatches();
+  }
 
   dump(): CollectionDump {
     return { outputs: Object.fromEntries(this.state), synced: this.hasSynced() };
@@ -324,6 +343,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
     if (this.disposed) return;
     this.disposed = true;
     this.forgetStop?.();
+    this.untrack?.();
     this.onDispose();
     this.debugRegistry?.unregister(this);
     this.syncState.abandon();
@@ -331,6 +351,9 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
 
   protected abstract onDispose(): void;
 }
+
+/** How many of a collection's last errors the debug server can show. */
+const RECENT_ERRORS = 10;
 
 function safeKey(c: InternalCollection<unknown>, o: unknown): string | undefined {
   try {

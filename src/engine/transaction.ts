@@ -56,6 +56,13 @@ export interface BatchReceiver {
   deliver(batch: readonly Event<unknown>[], initial: boolean): void;
 }
 let deferred: Array<() => void> = [];
+/** Told how long each transaction took, in seconds, while metrics are collected; undefined otherwise. */
+let transactionObserver: ((seconds: number) => void) | undefined;
+
+/** @internal Sets (or, with undefined, clears) the function told each transaction's duration. */
+export function observeTransactions(observer: ((seconds: number) => void) | undefined): void {
+  transactionObserver = observer;
+}
 
 /**
  * Runs `fn` as one transaction: mutations inside it commit and propagate together when the outermost
@@ -159,6 +166,7 @@ function commit(): void {
   let lastRound: TxNode[] | undefined;
   for (;;) {
     phase = 'propagating';
+    const startedAt = transactionObserver === undefined ? 0 : performance.now();
     let invariantError: unknown;
     // An exception escaping a node (a broken contract such as a cycle found through fetch, or an engine
     // bug) must not leave the engine stuck in 'propagating': later nodes still run, delivery still happens,
@@ -217,6 +225,7 @@ function commit(): void {
       afterCommitLength = 0;
     }
     phase = 'idle';
+    if (transactionObserver !== undefined) transactionObserver((performance.now() - startedAt) / 1000);
     if (invariantError !== undefined) {
       deferred = [];
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what a node threw, unchanged

@@ -7,6 +7,7 @@ import { equals } from '../core/equals.js';
 import { freezeInput } from '../core/freeze.js';
 import { mutate } from '../engine/transaction.js';
 import { SourceNode } from '../engine/sourceNode.js';
+import { trackInformer } from '../observe/liveComponents.js';
 import { collectionPath, type ResourceRef } from './resourcePath.js';
 import { listAll } from './listAll.js';
 import { ApiError } from './request.js';
@@ -76,7 +77,10 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     this.flushScheduler = opts?.scheduler ?? asapScheduler;
     this.timerScheduler = opts?.timerScheduler ?? asyncScheduler;
     this.start(opts);
-    if (!this.disposed) this.perform([{ kind: 'list' }]);
+    if (this.disposed) return;
+    const resource = `${ref.apiVersion}/${ref.kind}`;
+    this.leaveMetrics = trackInformer(this, () => ({ resource, collection: this, ...this.stats }));
+    this.perform([{ kind: 'list' }]);
   }
 
   private input(i: InformerInput): void {
@@ -284,7 +288,11 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     });
   }
 
+  /** Leaves the set of running informers that metrics read. */
+  private leaveMetrics: (() => void) | undefined;
+
   protected override onDispose(): void {
+    this.leaveMetrics?.();
     this.input({ kind: 'stop' });
     this.flushAction?.unsubscribe();
     this.flushAction = undefined;

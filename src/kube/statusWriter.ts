@@ -8,6 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { internal } from '../engine/internalCollection.js';
 import { log } from '../core/logger.js';
 import { allocateUid } from '../engine/uid.js';
+import { trackStatusWriter } from '../observe/liveComponents.js';
 import { onAbort } from '../engine/onAbort.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { collectionPath } from './resourcePath.js';
@@ -112,8 +113,16 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
       return;
     }
     opts.debugger?.register(this);
+    const statusOf = statuses.name;
+    this.untrack = trackStatusWriter(this, () => {
+      const { writes, skipped, conflicts, failures, queued } = this.stats;
+      return { collection: statusOf, writes, skipped, conflicts, failures, queued };
+    });
     if (opts.stop !== undefined) onAbort(opts.stop, () => this.stop());
   }
+
+  /** Leaves the set of running writers that metrics read. */
+  private untrack: (() => void) | undefined;
 
   private get qps(): number {
     return this.opts.qps ?? 50;
@@ -307,6 +316,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     this.retryTimers.clear();
     this.refillTimer?.unsubscribe();
     this.opts.debugger?.unregister(this);
+    this.untrack?.();
     this.checkIdle();
   }
 
