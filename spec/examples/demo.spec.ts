@@ -68,12 +68,46 @@ describe('demo (npm start)', () => {
   });
 
   it('should reject bad flags with a usage message and exit code 2', async () => {
-    for (const argv of [['--bogus'], ['--duration', 'soon'], ['--pods', '-3'], ['--write-status'], ['stray']]) {
+    for (const argv of [['--bogus'], ['--duration', 'soon'], ['--pods', '-3'], ['--write-status'], ['stray'], ['--debug-port', '70000']]) {
       const stdout = sink();
       const stderr = sink();
       expect(await runCli(argv, { stdout, stderr, output: quiet })).toBe(2);
       expect(stderr.text()).toContain('usage: npm start');
     }
+  });
+
+  it('should run until interrupted with --duration 0, serving its debug server, then settle and print the summary', async () => {
+    const lines: string[] = [];
+    const output = { progress: () => {}, log: (l: string) => lines.push(l) };
+    const stdout = sink();
+    const interrupt = new AbortController();
+    const argv = [
+      '--duration',
+      '0',
+      '--debug-port',
+      '0',
+      '--json',
+      '--pods',
+      '30',
+      '--namespaces',
+      '2',
+      '--services',
+      '4',
+      '--policies',
+      '3',
+    ];
+    const run = runCli(argv, { stdout, stderr: sink(), output, interrupt: interrupt.signal });
+    while (!lines.some((l) => l.startsWith('synced in'))) await new Promise((r) => setTimeout(r, 20));
+    expect(lines[0]).toMatch(/^debug server on http:\/\/127\.0\.0\.1:\d+/);
+    const url = /(http:\/\/[^:]+:\d+)/.exec(lines[0]!)![1]!;
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    interrupt.abort();
+    expect(await run).toBe(0);
+    const summary = JSON.parse(stdout.text()) as { interrupted: boolean; consistent: boolean; churnOps: number };
+    expect(summary).toMatchObject({ interrupted: true, consistent: true });
+    expect(summary.churnOps).toBeGreaterThan(0);
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   });
 
   it('should print usage for --help and exit 0', async () => {

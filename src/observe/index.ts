@@ -1,2 +1,5 @@
 // rxkrt/observe: metrics for Prometheus and a debug server, over every live collection, informer and writer.
 export { collectMetrics, type MetricsOptions } from './metrics/collectMetrics.js';
+export { startDebugServer, type DebugServer, type DebugServerOptions } from './debugServer/startDebugServer.js';
+export { DebugHandler, type DebugCollection } from './DebugHandler.js';
+export { collectionStats, type CollectionStats } from './collectionStats.js';
