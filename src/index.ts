@@ -29,7 +29,7 @@ export type {
 /* Transactions, strict mode, logging */
 export { batch } from './engine/transaction.js';
 export { setStrictMode, isStrictMode } from './core/strict.js';
-export { setLogger, type Logger } from './core/logger.js';
+export { setLogger, consoleLogger, type Logger, type LogFn, type LogFields, type LogLevel } from './core/logger.js';
 
 /* Collections */
 export { newStaticCollection, type StaticCollection } from './collections/newStaticCollection.js';

@@ -4,7 +4,7 @@ import type { Event } from '../core/event.js';
 import { COLLECTION_BRAND } from '../core/keyOf.js';
 import { equals as defaultEquals } from '../core/equals.js';
 import { TransformError, UsageError } from '../core/errors.js';
-import { logErrorOnce } from '../core/logger.js';
+import { log, logErrorOnce } from '../core/logger.js';
 import { InvariantError, isStrictMode } from '../core/strict.js';
 import type { Labels } from '../core/labels.js';
 import type {
@@ -190,6 +190,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   evaluateSync(): void {
     if (this.disposed || this.syncState.hasSynced() || !this.upstreamReady()) return;
     this.syncState.markSynced();
+    log().debug({ collection: this.name, objects: this.state.size }, `collection ${JSON.stringify(this.name)} synced`);
     // A copy: a dependent told here may commit at once and, in doing so, start or stop reading this collection.
     for (const d of [...this.dependents]) d.upstreamSynced();
     afterCommitted(() => this.handlers.collectionSynced());
@@ -300,7 +301,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
     const recent = (this.lastErrors ??= []);
     if (recent.length === RECENT_ERRORS) recent.shift();
     recent.push(err);
-    logErrorOnce(err.message, err.error);
+    logErrorOnce({ collection: err.collection, key: err.key, err: err.error }, err.message);
     afterCommitted(() => this.errorSubject.next(err));
   }
 

@@ -179,7 +179,7 @@ function commit(): void {
           n.flush();
         } catch (e) {
           nodeError ??= e;
-          log().error('a collection failed while propagating a transaction', e);
+          log().error({ collection: n.name, err: e }, `collection ${JSON.stringify(n.name)} failed while propagating a transaction`);
         }
       }
       for (let n = syncDirty.pop(); n !== undefined; n = syncDirty.pop()) {
@@ -188,7 +188,7 @@ function commit(): void {
           n.evaluateSync();
         } catch (e) {
           nodeError ??= e;
-          log().error('a collection failed while settling its sync state', e);
+          log().error({ collection: n.name, err: e }, `collection ${JSON.stringify(n.name)} failed while settling its sync state`);
         }
       }
       if (touched.length > 0) {
@@ -251,7 +251,7 @@ function commit(): void {
         fn();
       } catch (e) {
         // Nobody is left to rethrow to: the caller that asked for this mutation has long returned.
-        log().error('a mutation deferred from a handler or transform threw', e);
+        log().error({ err: e }, 'a mutation deferred from a handler or transform threw');
       }
     }
   }

@@ -274,11 +274,18 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     if (!retryable || attempt >= (this.opts.maxAttempts ?? 8)) {
       this.stats.failures++;
       this.attempts.delete(key);
-      log().error(`${this.name}: giving up on the status of ${key} after ${attempt} attempt(s)`, e);
+      log().error(
+        { statusWriter: this.name, key, attempts: attempt, err: e },
+        `${this.name}: giving up on the status of ${key} after ${attempt} attempt(s)`,
+      );
       return;
     }
     this.attempts.set(key, attempt);
     this.stats.retries++;
+    log().debug(
+      { statusWriter: this.name, key, attempt, status },
+      `${this.name}: retrying the status of ${key} (attempt ${attempt}, ${status === undefined ? 'no answer' : `HTTP ${status}`})`,
+    );
     this.retryTimers.get(key)?.unsubscribe();
     this.retryTimers.set(
       key,
