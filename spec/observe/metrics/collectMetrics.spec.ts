@@ -70,10 +70,21 @@ describe('collectMetrics', () => {
     expect(valueOf(s, 'rxkrt_collection_recomputations_total', { collection: 'Doubled' })).toBe(4);
     expect(valueOf(s, 'rxkrt_collection_transform_errors_total', { collection: 'Doubled' })).toBe(1);
     expect(valueOf(s, 'rxkrt_collection_synced', { collection: 'Doubled' })).toBe(1);
-    expect(valueOf(s, 'rxkrt_transaction_duration_seconds_count')).toBeGreaterThanOrEqual(4);
-    expect(valueOf(s, 'rxkrt_transaction_duration_seconds_bucket', { le: '+Inf' })).toBe(
-      valueOf(s, 'rxkrt_transaction_duration_seconds_count'),
+  });
+
+  it('should count every transaction and time one in 16 into a histogram', async () => {
+    const registry = registryWithMetrics();
+    const items = newStaticCollection<Item>([], { name: 'Counted', key: byName, stop: stop() });
+    const before = await scrape(registry);
+    for (let i = 0; i < 64; i++) items.updateObject({ name: 'a', n: i });
+    const after = await scrape(registry);
+    const delta = (name: string): number => valueOf(after, name)! - (valueOf(before, name) ?? 0);
+    expect(delta('rxkrt_transactions_total')).toBe(64);
+    expect(delta('rxkrt_transaction_duration_seconds_count')).toBe(4);
+    expect(valueOf(after, 'rxkrt_transaction_duration_seconds_bucket', { le: '+Inf' })).toBe(
+      valueOf(after, 'rxkrt_transaction_duration_seconds_count'),
     );
+    expect(valueOf(after, 'rxkrt_transaction_duration_seconds_sum')).toBeGreaterThan(0);
   });
 
   it('should drop a collection from the output once it is stopped', async () => {

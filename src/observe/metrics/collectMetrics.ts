@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import { liveCollections, type LiveCollection } from '../../engine/liveCollections.js';
 import { countEventTypesWhile } from '../../engine/counters.js';
 import { DurationHistogram, TRANSACTION_BUCKETS } from '../../engine/durationHistogram.js';
-import { observeTransactions } from '../../engine/transaction.js';
+import { observeTransactions, transactionCount } from '../../engine/transaction.js';
 import { informerReadings, statusWriterReadings } from '../liveComponents.js';
 import { MetricFamily, sumByLabels, type Sample } from './metricFamily.js';
 
@@ -81,9 +81,13 @@ function families(p: string): MetricFamily[] {
         (c) => c.counters.transformSeconds?.samples(`${p}transform_duration_seconds`, { collection: c.name }) ?? [],
       ),
     ),
-    new MetricFamily(`${p}transaction_duration_seconds`, 'Time from commit to the last handler call of a transaction.', 'histogram', () =>
-      transactions.samples(`${p}transaction_duration_seconds`),
+    new MetricFamily(
+      `${p}transaction_duration_seconds`,
+      'Time from commit to the last handler call of a transaction, one transaction in 16 timed.',
+      'histogram',
+      () => transactions.samples(`${p}transaction_duration_seconds`),
     ),
+    new MetricFamily(`${p}transactions_total`, 'Transactions committed.', 'counter', () => [{ labels: {}, value: transactionCount() }]),
     ...informerFamilies(p),
     ...statusWriterFamilies(p),
   ];
