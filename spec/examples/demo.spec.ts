@@ -2,6 +2,26 @@ import { describe, it, expect } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { runDemo } from '../../examples/demo/demo.js';
 import { runCli } from '../../examples/demo/cli.js';
+import { parseScrape, valueOf } from '../helpers/prometheus.js';
+
+const METRICS = [
+  'rxkrt_collection_objects',
+  'rxkrt_collection_events_total',
+  'rxkrt_collection_recomputations_total',
+  'rxkrt_collection_transform_errors_total',
+  'rxkrt_collection_synced',
+  'rxkrt_handler_queue_depth',
+  'rxkrt_transform_duration_seconds',
+  'rxkrt_transactions_total',
+  'rxkrt_transaction_duration_seconds',
+  'rxkrt_informer_lists_total',
+  'rxkrt_informer_relists_total',
+  'rxkrt_informer_watch_restarts_total',
+  'rxkrt_informer_events_total',
+  'rxkrt_informer_errors_total',
+  'rxkrt_status_writes_total',
+  'rxkrt_status_queue_depth',
+];
 
 function sink(): Writable & { text: () => string } {
   const chunks: string[] = [];
@@ -102,6 +122,13 @@ describe('demo (npm start)', () => {
     const url = /(http:\/\/[^:]+:\d+)/.exec(lines[0]!)![1]!;
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
+    // Every metric of the observability page, with live values from this run.
+    const scrape = parseScrape(await (await fetch(`${url}/metrics`)).text());
+    const names = new Set(scrape.map((x) => x.name.replace(/_(bucket|sum|count)$/, '')));
+    for (const m of METRICS) expect([m, names.has(m)]).toEqual([m, true]);
+    expect(valueOf(scrape, 'rxkrt_collection_objects', { collection: 'Workloads' })).toBe(30);
+    expect(valueOf(scrape, 'rxkrt_informer_events_total', { resource: 'v1/Pod', type: 'update' })).toBeGreaterThan(0);
+    expect(valueOf(scrape, 'rxkrt_status_writes_total', { collection: 'AccessPolicies/status', result: 'written' })).toBeGreaterThan(0);
     interrupt.abort();
     expect(await run).toBe(0);
     const summary = JSON.parse(stdout.text()) as { interrupted: boolean; consistent: boolean; churnOps: number };
