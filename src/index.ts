@@ -66,9 +66,13 @@ export { newIndex, newNamespaceIndex, namespaceOf, type Index } from './collecti
 export type { IndexObject } from './collections/indexCollection.js';
 export { newRecomputeTrigger, type RecomputeTrigger } from './collections/newRecomputeTrigger.js';
 
-/* RxJS sources */
+/* RxJS: sources, live queries, operators */
 export { collectionFromEvents, type ObservableSourceOptions } from './collections/collectionFromEvents.js';
 export { singletonFromValues } from './collections/singletonFromValues.js';
+export { query$, queryOne$ } from './collections/query.js';
+export { toCollection, type ToCollectionOptions } from './operators/toCollection.js';
+export { deriveCollection, deriveMany } from './operators/deriveCollection.js';
+export { batches, changes, type KeyedChange } from './operators/changes.js';
 
 /* Status */
 export {

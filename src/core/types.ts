@@ -1,5 +1,5 @@
 // The public shapes of the API: collections, singletons, registrations, options, the handler context.
-import type { Observable } from 'rxjs';
+import type { InteropObservable, Observable } from 'rxjs';
 import type { Event } from './event.js';
 import type { TransformError } from './errors.js';
 
@@ -23,12 +23,17 @@ export type EventHandler<T> = (e: Event<T>) => void | Promise<void>;
 export type BatchHandler<T> = (batch: readonly Event<T>[]) => void | Promise<void>;
 
 /** A keyed set of immutable objects that announces its changes. */
-export interface Collection<T> extends Syncer {
+export interface Collection<T> extends Syncer, InteropObservable<readonly Event<T>[]> {
   /** From the `name` option, else a default like `Collection[3]`. */
   readonly name: string;
   /** Unique in the process. */
   readonly uid: number;
   getKey(key: string): T | undefined;
+  /**
+   * The object under `key` now, then each committed change to it (distinct by the collection's `equals`),
+   * `undefined` while absent. Emitted after the transaction commits, so it never shows a half-applied one.
+   */
+  get$(key: string): Observable<T | undefined>;
   /** Every object, in no particular order. */
   list(): T[];
   register(handler: EventHandler<T>): Registration;

@@ -1,5 +1,5 @@
 // The base of every collection: identity, state, dependents, handlers, sync, errors, indexes, disposal.
-import { Observable, Subject } from 'rxjs';
+import { Observable, Subject, observable, type Subscribable } from 'rxjs';
 import type { Event } from '../core/event.js';
 import { COLLECTION_BRAND } from '../core/keyOf.js';
 import { equals as defaultEquals } from '../core/equals.js';
@@ -26,6 +26,7 @@ import { allocateUid } from './uid.js';
 import { trackLive, type LiveCollection } from './liveCollections.js';
 import { raiseRank, wouldCycle } from './graph.js';
 import { perEvent } from './perEvent.js';
+import { KeyStreams } from './keyStreams.js';
 import { CollectionCounters, countByType, countEventTypes } from './counters.js';
 import { batchInconsistency } from './batchInvariants.js';
 import { StateIndexes } from './indexes/stateIndexes.js';
@@ -105,6 +106,16 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   getKey(key: string): T | undefined {
     return this.state.get(key);
   }
+
+  get$(key: string): Observable<T | undefined> {
+    if (typeof key !== 'string') throw new UsageError(`get$ on ${JSON.stringify(this.name)} needs a string key, got ${typeof key}`);
+    return (this.keyStreams ??= new KeyStreams<T>(this, this.eq)).get$(key);
+  }
+
+  private keyStreams: KeyStreams<T> | undefined;
+
+  /** `from(collection)` is `events$` (set on the prototype under rxjs's interop key, below the class). */
+  declare readonly [Symbol.observable]: () => Subscribable<readonly Event<T>[]>;
 
   list(): T[] {
     return Array.from(this.state.values());
@@ -352,6 +363,14 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
 
   protected abstract onDispose(): void;
 }
+
+// rxjs reads interop Observables under `Symbol.observable` where something polyfilled it, else under
+// '@@observable'; its `observable` constant is whichever it reads.
+Object.defineProperty(CollectionNode.prototype, observable, {
+  value(this: CollectionNode<unknown>) {
+    return this.events$;
+  },
+});
 
 /** How many of a collection's last errors the debug server can show. */
 const RECENT_ERRORS = 10;
