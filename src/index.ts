@@ -6,7 +6,7 @@ export { equals } from './core/equals.js';
 export { labelsOf, selectorOf, isSubset, selectsNonEmpty, type Labels } from './core/labels.js';
 
 /* Events */
-export { latest, items, type Event, type EventType } from './core/event.js';
+export { latest, items, type Event, type EventType, type AddEvent, type UpdateEvent, type DeleteEvent } from './core/event.js';
 
 /* Errors */
 export { KeyError, TransformError, UsageError } from './core/errors.js';

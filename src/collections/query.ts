@@ -43,7 +43,7 @@ function live<R>(
  * Emitted after the commit, so a list never mixes before and after. Errors when the fetch fails.
  * @example query$(pods, filterLabel({ app: 'web' })).subscribe((ps) => console.log(ps.length));
  */
-export function query$<T>(c: Collection<T>, ...filters: FetchFilter[]): Observable<T[]> {
+export function query$<T>(c: Collection<T>, ...filters: FetchFilter<NoInfer<T>>[]): Observable<T[]> {
   internal(c, 'query$');
   return new Observable<T[]>((subscriber) =>
     live<readonly T[]>('query$', c, (ctx) => fetch(ctx, c, ...filters), sameElements).subscribe({
@@ -58,7 +58,7 @@ export function query$<T>(c: Collection<T>, ...filters: FetchFilter[]): Observab
  * Errors, as `fetchOne` throws, when more than one object passes.
  * @example queryOne$(configMaps, filterKey('default/settings')).subscribe(apply);
  */
-export function queryOne$<T>(c: Collection<T>, ...filters: FetchFilter[]): Observable<T | undefined> {
+export function queryOne$<T>(c: Collection<T>, ...filters: FetchFilter<NoInfer<T>>[]): Observable<T | undefined> {
   return live<T>(
     'queryOne$',
     c,

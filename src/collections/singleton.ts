@@ -64,7 +64,7 @@ export function singletonKey(o: unknown): string {
 }
 
 /** @internal A synced collection holding one empty string; never in the debugger. */
-export function dummyInput(opts: CollectionOptions | undefined): InternalCollection<string> {
+export function dummyInput(opts: CollectionOptions<never> | undefined): InternalCollection<string> {
   // It stops with the singleton, so that metrics and the debug server stop showing it.
   const input = newStaticCollection<string>([''], {
     ...(opts?.name !== undefined ? { name: `${opts.name}/input` } : {}),

@@ -3,15 +3,32 @@
 /** The kind of change an {@link Event} describes. */
 export type EventType = 'add' | 'update' | 'delete';
 
-/**
- * One change to one key of a collection.
- * `add` carries `new`; `delete` carries `old`; `update` carries both.
- */
-export interface Event<T> {
-  readonly type: EventType;
-  readonly old?: T;
-  readonly new?: T;
+/** An object appeared under its key. */
+export interface AddEvent<T> {
+  readonly type: 'add';
+  readonly new: T;
+  readonly old?: undefined;
 }
+
+/** The object under a key changed from `old` to `new`. */
+export interface UpdateEvent<T> {
+  readonly type: 'update';
+  readonly old: T;
+  readonly new: T;
+}
+
+/** The object under a key went away; `old` is what it was. */
+export interface DeleteEvent<T> {
+  readonly type: 'delete';
+  readonly old: T;
+  readonly new?: undefined;
+}
+
+/**
+ * One change to one key of a collection, discriminated by `type`: after `if (e.type === 'add')`, `e.new`
+ * is a `T`. Code that reads `e.new ?? e.old` or `latest(e)` reads every kind alike.
+ */
+export type Event<T> = AddEvent<T> | UpdateEvent<T> | DeleteEvent<T>;
 
 /** The object an event leaves behind, or for a delete the object it removed: `e.new ?? e.old`. */
 export function latest<T>(e: Event<T>): T {

@@ -82,19 +82,19 @@ export interface InputDump {
   dependencies?: string[];
 }
 
-/** Options every collection constructor takes. */
-export interface CollectionOptions {
+/**
+ * Options every collection constructor takes. `T` is the collection's object type, which types `key` and
+ * `equals`; constructors infer it from their other arguments (never from these two).
+ */
+export interface CollectionOptions<T = unknown> {
   name?: string;
   /** Disposes the collection when aborted: it unsubscribes from everything it read and leaves the debugger. */
   stop?: AbortSignal;
   metadata?: Record<string, unknown>;
-  /**
-   * Overrides `keyOf` for this collection's objects. Typed with `never` parameters so that a function of
-   * any object type fits without `any` leaking into the public types.
-   */
-  key?: (o: never) => string;
+  /** Overrides `keyOf` for this collection's objects. */
+  key?: (o: T) => string;
   /** Overrides `equals` for this collection's objects. */
-  equals?: (a: never, b: never) => boolean;
+  equals?: (a: T, b: T) => boolean;
   debugger?: DebugRegistry;
 }
 

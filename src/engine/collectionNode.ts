@@ -73,7 +73,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   readonly events$: Observable<readonly Event<T>[]>;
   readonly errors$: Observable<TransformError>;
 
-  constructor(opts: CollectionOptions | undefined, defaultName: string) {
+  constructor(opts: CollectionOptions<never> | undefined, defaultName: string) {
     this.name = opts?.name ?? `${defaultName}[${this.uid}]`;
     this.keyOf = makeKeyFn(() => this.name, opts?.key);
     this.defaultKeyed = opts?.key === undefined;
@@ -89,7 +89,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   }
 
   /** Subclasses call this last in their constructor: joins the debugger and honours `stop`. */
-  protected start(opts: CollectionOptions | undefined): void {
+  protected start(opts: CollectionOptions<never> | undefined): void {
     this.debugRegistry?.register(this);
     this.untrack = trackLive(this as LiveCollection);
     const stop = opts?.stop;

@@ -12,8 +12,8 @@ import { subscriptionLifetime } from './lifetime.js';
  * completion is not, since it would end the last collection's lifetime while someone still reads it.
  */
 function switchDerived<I, O>(
-  opts: CollectionOptions | undefined,
-  build: (c: Collection<I>, opts: CollectionOptions) => Collection<O>,
+  opts: CollectionOptions<O> | undefined,
+  build: (c: Collection<I>, opts: CollectionOptions<O>) => Collection<O>,
 ): OperatorFunction<Collection<I>, Collection<O>> {
   return (source) =>
     new Observable<Collection<O>>((subscriber) => {
@@ -41,7 +41,7 @@ function switchDerived<I, O>(
  */
 export function deriveCollection<I, O>(
   transform: (ctx: HandlerContext, input: I) => O | undefined | null,
-  opts?: CollectionOptions,
+  opts?: CollectionOptions<O>,
 ): OperatorFunction<Collection<I>, Collection<O>> {
   requireTransform(transform, 'deriveCollection');
   return switchDerived<I, O>(opts, (c, o) => newCollection(c, transform, o));
@@ -53,7 +53,7 @@ export function deriveCollection<I, O>(
  */
 export function deriveMany<I, O>(
   transform: (ctx: HandlerContext, input: I) => readonly O[] | undefined | null,
-  opts?: CollectionOptions,
+  opts?: CollectionOptions<O>,
 ): OperatorFunction<Collection<I>, Collection<O>> {
   requireTransform(transform, 'deriveMany');
   return switchDerived<I, O>(opts, (c, o) => newManyCollection(c, transform, o));

@@ -10,7 +10,7 @@ import { batch } from '../engine/transaction.js';
 import { subscriptionLifetime } from './lifetime.js';
 
 /** Options of `toCollection`. */
-export interface ToCollectionOptions extends ObservableSourceOptions {
+export interface ToCollectionOptions<T = unknown> extends ObservableSourceOptions<T> {
   /** Each emission is the whole content (a list of objects), not events: the collection applies the difference. */
   snapshots?: boolean;
 }
@@ -24,11 +24,11 @@ export interface ToCollectionOptions extends ObservableSourceOptions {
  * since completing would end the collection's lifetime.
  * @example const pods = snapshots$.pipe(toCollection<Pod>({ snapshots: true, name: 'Pods' }));
  */
-export function toCollection<T>(opts: ToCollectionOptions & { snapshots: true }): OperatorFunction<readonly T[], Collection<T>>;
+export function toCollection<T>(opts: ToCollectionOptions<NoInfer<T>> & { snapshots: true }): OperatorFunction<readonly T[], Collection<T>>;
 export function toCollection<T>(
-  opts?: ToCollectionOptions & { snapshots?: false },
+  opts?: ToCollectionOptions<NoInfer<T>> & { snapshots?: false },
 ): OperatorFunction<Event<T> | readonly Event<T>[], Collection<T>>;
-export function toCollection<T>(opts?: ToCollectionOptions): OperatorFunction<never, Collection<T>> {
+export function toCollection<T>(opts?: ToCollectionOptions<T>): OperatorFunction<never, Collection<T>> {
   return (source: Observable<unknown>) =>
     new Observable<Collection<T>>((subscriber) => {
       const life = subscriptionLifetime(opts?.stop);

@@ -77,7 +77,7 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
   constructor(
     private readonly parent: InternalCollection<I>,
     private readonly transform: ManyTransform<I, O>,
-    opts: CollectionOptions | undefined,
+    opts: CollectionOptions<never> | undefined,
     defaultName: string,
     /** Singletons have no meaningful input key to report in errors. */
     private readonly keyedInputs = true,
