@@ -69,7 +69,7 @@ export { newRecomputeTrigger, type RecomputeTrigger } from './collections/newRec
 /* RxJS: sources, live queries, operators */
 export { collectionFromEvents, type ObservableSourceOptions } from './collections/collectionFromEvents.js';
 export { singletonFromValues } from './collections/singletonFromValues.js';
-export { query$, queryOne$ } from './collections/query.js';
+export { query$, queryOne$, compute$ } from './collections/query.js';
 export { toCollection, type ToCollectionOptions } from './operators/toCollection.js';
 export { deriveCollection, deriveMany } from './operators/deriveCollection.js';
 export { batches, changes, type KeyedChange } from './operators/changes.js';

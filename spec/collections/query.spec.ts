@@ -2,6 +2,8 @@ import { describe, it, expect } from '@jest/globals';
 import { combineLatest, map } from 'rxjs';
 import {
   batch,
+  compute$,
+  fetch,
   collectionFromEvents,
   filterKey,
   filterLabel,
@@ -77,6 +79,30 @@ describe('query$', () => {
 
   it('should refuse something that is not a collection at the call', () => {
     expect(() => query$(null as never)).toThrow(UsageError);
+  });
+});
+
+describe('compute$', () => {
+  it('should show one transaction whole where combineLatest over two query$ streams shows it half done', () => {
+    const pods = newStaticCollection<Pod>([pod('w1', 'web'), pod('d1', 'db')]);
+    const halves: string[] = [];
+    combineLatest([query$(pods, filterLabel({ app: 'web' })), query$(pods, filterLabel({ app: 'db' }))]).subscribe(([w, d]) =>
+      halves.push(`${w.length}/${d.length}`),
+    );
+    const whole: string[] = [];
+    compute$(
+      (ctx) => `${fetch(ctx, pods, filterLabel({ app: 'web' })).length}/${fetch(ctx, pods, filterLabel({ app: 'db' })).length}`,
+    ).subscribe((s) => whole.push(s));
+    batch(() => {
+      pods.updateObject(pod('w2', 'web'));
+      pods.updateObject(pod('d2', 'db'));
+    });
+    expect(halves).toEqual(['1/1', '2/1', '2/2']);
+    expect(whole).toEqual(['1/1', '2/2']);
+  });
+
+  it('should refuse a computation that is not a function at the call', () => {
+    expect(() => compute$(3 as never)).toThrow(UsageError);
   });
 });
 

@@ -1,7 +1,8 @@
 // Live queries: fetch outside any transform, as an Observable that emits when a change touches its result.
 import { Observable } from 'rxjs';
-import type { Collection } from '../core/types.js';
-import { internal } from '../engine/internalCollection.js';
+import type { Collection, HandlerContext } from '../core/types.js';
+import { equals as defaultEquals } from '../core/equals.js';
+import { internal, requireTransform } from '../engine/internalCollection.js';
 import { fetch, fetchOne } from '../fetch/fetch.js';
 import type { FetchFilter } from '../fetch/filters.js';
 import { newSingleton } from './newSingleton.js';
@@ -14,19 +15,19 @@ function sameElements<T>(a: readonly T[], b: readonly T[]): boolean {
 }
 
 /**
- * Runs `fetch` as a singleton of its own while subscribed, so the engine's reverse index decides which changes
- * can touch the result; emits what the singleton's `value$` emits, and errors when the fetch fails.
+ * Runs `run` as a singleton of its own while subscribed, so the engine's reverse index decides which changes
+ * can touch the result; emits what the singleton's `value$` emits, and errors when the run fails.
  */
 function live<R>(
   call: string,
-  c: Collection<unknown>,
+  c: Collection<unknown> | undefined,
   run: Parameters<typeof newSingleton<R>>[0],
   equals: (a: R, b: R) => boolean,
 ): Observable<R | undefined> {
-  const source = internal(c, call);
+  const name = c === undefined ? call : `${call}(${internal(c, call).name})`;
   return new Observable<R | undefined>((subscriber) => {
     const stop = new AbortController();
-    const result = newSingleton<R>(run, { name: `${call}(${source.name})`, stop: stop.signal, equals });
+    const result = newSingleton<R>(run, { name, stop: stop.signal, equals });
     const errors = result.asCollection().errors$.subscribe((e) => subscriber.error(e));
     const values = result.value$.subscribe((v) => subscriber.next(v));
     return () => {
@@ -65,4 +66,16 @@ export function queryOne$<T>(c: Collection<T>, ...filters: FetchFilter<NoInfer<T
     (ctx) => fetchOne(ctx, c, ...filters),
     (a, b) => a === b,
   );
+}
+
+/**
+ * A live computation over any collections: runs `compute(ctx)` (which reads them through `fetch`) while
+ * subscribed, and emits its result now and after each transaction that changed it (distinct by `equals`,
+ * default structural). Where two `query$` streams under `combineLatest` show an intermediate pair when one
+ * transaction changes both, one `compute$` reading both shows the transaction whole.
+ * @example compute$((ctx) => ({ pods: fetch(ctx, pods).length, services: fetch(ctx, services).length }))
+ */
+export function compute$<R>(compute: (ctx: HandlerContext) => R, equals: (a: R, b: R) => boolean = defaultEquals): Observable<R> {
+  requireTransform(compute, 'compute$', 'a computation');
+  return live<R>('compute$', undefined, compute, equals) as Observable<R>;
 }
