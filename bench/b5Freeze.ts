@@ -52,7 +52,10 @@ export const b5: Scenario = {
         setStrictMode(strict);
         try {
           newStaticCollection(pods, {
-            key: (p: { metadata: { namespace: string; name: string } }) => `${p.metadata.namespace}/${p.metadata.name}`,
+            key: (p) => {
+              const m = p['metadata'] as { namespace: string; name: string };
+              return `${m.namespace}/${m.name}`;
+            },
           });
         } finally {
           setStrictMode(false);

@@ -36,10 +36,11 @@ const floors: Record<string, readonly string[]> = {
   fetch: ['core', 'engine', 'engine/derived'],
   collections: ['core', 'engine', 'engine/derived', 'fetch'],
   observe: ['core', 'engine'],
+  operators: ['core', 'engine', 'fetch', 'collections'],
   kube: ['core', 'engine', 'fetch', 'collections', 'observe'],
   ...apiserverFloors(),
   testing: ['core', 'engine', 'fetch', 'collections', 'observe', 'kube', 'apiserver'],
-  root: ['core', 'engine', 'fetch', 'collections', 'observe'],
+  root: ['core', 'engine', 'fetch', 'collections', 'observe', 'operators'],
 };
 
 /**

@@ -9,7 +9,7 @@ export { equals } from './core/equals.js';
 export { labelsOf, selectorOf, isSubset, selectsNonEmpty, type Labels } from './core/labels.js';
 
 /* Events */
-export { latest, items, type Event, type EventType } from './core/event.js';
+export { latest, items, type Event, type EventType, type AddEvent, type UpdateEvent, type DeleteEvent } from './core/event.js';
 
 /* Errors */
 export { KeyError, TransformError, UsageError } from './core/errors.js';
@@ -33,7 +33,7 @@ export type {
 /* Transactions, strict mode, logging */
 export { batch } from './engine/transaction.js';
 export { setStrictMode, isStrictMode } from './core/strict.js';
-export { setLogger, type Logger } from './core/logger.js';
+export { setLogger, consoleLogger, type Logger, type LogFn, type LogFields, type LogLevel } from './core/logger.js';
 
 /* Collections */
 export { newStaticCollection, type StaticCollection } from './collections/newStaticCollection.js';
@@ -70,9 +70,13 @@ export { newIndex, newNamespaceIndex, namespaceOf, type Index } from './collecti
 export type { IndexObject } from './collections/indexCollection.js';
 export { newRecomputeTrigger, type RecomputeTrigger } from './collections/newRecomputeTrigger.js';
 
-/* RxJS sources */
+/* RxJS: sources, live queries, operators */
 export { collectionFromEvents, type ObservableSourceOptions } from './collections/collectionFromEvents.js';
 export { singletonFromValues } from './collections/singletonFromValues.js';
+export { query$, queryOne$, compute$ } from './collections/query.js';
+export { toCollection, type ToCollectionOptions } from './operators/toCollection.js';
+export { deriveCollection, deriveMany } from './operators/deriveCollection.js';
+export { batches, changes, type KeyedChange } from './operators/changes.js';
 
 /* Status */
 export {

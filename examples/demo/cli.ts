@@ -11,7 +11,8 @@ policy status) through the real informer path. Without --kubeconfig it starts th
 seeds a cluster and drives churn; with it, it watches that cluster read-only unless --write-status.
 
 options:
-  --duration SECONDS   how long to run (default 15)
+  --duration SECONDS   how long to run (default 15; 0: until Ctrl-C)
+  --debug-port N       serve /metrics, /readyz, /debug/krtz and /debug/graph on port N (default: a free port)
   --kubeconfig PATH    run against the cluster in this kubeconfig instead of the embedded server
   --write-status       with --kubeconfig: patch AccessPolicy status (needs the CRD and RBAC)
   --pods N             pods to seed (default 400)       --namespaces N   (default 8)
@@ -20,6 +21,13 @@ options:
   --seed N             random seed (default 1)
   --json               print the summary as JSON
   -h, --help           show this help`;
+
+function nonNegative(name: string, v: string | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--${name} needs a whole number from 0, got ${JSON.stringify(v)}`);
+  return n;
+}
 
 function positiveInt(name: string, v: string | undefined, dflt: number): number {
   if (v === undefined) return dflt;
@@ -33,6 +41,7 @@ function parse(argv: string[]): { opts: DemoOptions; json: boolean } | 'help' {
     args: argv,
     options: {
       duration: { type: 'string' },
+      'debug-port': { type: 'string' },
       kubeconfig: { type: 'string' },
       'write-status': { type: 'boolean' },
       pods: { type: 'string' },
@@ -52,7 +61,8 @@ function parse(argv: string[]): { opts: DemoOptions; json: boolean } | 'help' {
   return {
     json: values.json === true,
     opts: {
-      duration: positiveInt('duration', values.duration, 15),
+      duration: values.duration === '0' ? 0 : positiveInt('duration', values.duration, 15),
+      debugPort: nonNegative('debug-port', values['debug-port'], 0),
       ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
       writeStatus: values['write-status'] === true,
       shape: {
@@ -70,7 +80,7 @@ function parse(argv: string[]): { opts: DemoOptions; json: boolean } | 'help' {
 /** Runs the demo with these arguments; resolves to the process exit code. */
 export async function runCli(
   argv: string[],
-  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; output?: DemoOutput } = {
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; output?: DemoOutput; interrupt?: AbortSignal } = {
     stdout: process.stdout,
     stderr: process.stderr,
   },
@@ -87,13 +97,13 @@ export async function runCli(
     return 0;
   }
   const out = io.output ?? terminalOutput();
-  const s = await runDemo(parsed.opts, out);
+  const s = await runDemo({ ...parsed.opts, ...(io.interrupt !== undefined ? { interrupt: io.interrupt } : {}) }, out);
   if (parsed.json) {
     io.stdout.write(`${JSON.stringify(s)}\n`);
   } else {
     const ms = (v: number): string => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(1)} ms`);
     out.log('');
-    out.log(`summary (${s.durationSeconds} s against ${s.target})`);
+    out.log(`summary (${s.durationSeconds} s against ${s.target}${s.interrupted ? ', interrupted' : ''})`);
     out.log(`  churn writes          ${s.churnOps}`);
     out.log(`  events processed      ${s.eventsProcessed}`);
     out.log(`  recomputations        ${s.recomputations}`);

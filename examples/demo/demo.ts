@@ -3,6 +3,7 @@ import { KubeConfig, type V1Namespace, type V1Pod, type V1Service } from '@kuber
 import { collectionStats, equals, type Collection } from 'rxkrt';
 import { newInformer, informerStats, newStatusWriter, type StatusWriter } from 'rxkrt/kube';
 import { startApiServer, type ApiServer } from 'rxkrt/apiserver';
+import { startDebugServer, type DebugServer } from 'rxkrt/observe';
 import { buildRegistry, type Registry } from '../workload-registry/registry.js';
 import { registryFromScratch } from '../workload-registry/fromScratch.js';
 import { POLICY_API_VERSION, type AccessPolicy } from '../workload-registry/types.js';
@@ -20,11 +21,17 @@ export interface DemoOptions {
   seed: number;
   /** Churn operations started per second (embedded server only). */
   rate: number;
+  /** Serve metrics, health and the graph page on this port (0: a free one); absent: no debug server. */
+  debugPort?: number;
+  /** Ends the run early (Ctrl-C): the demo stops churning, settles briefly and returns its summary. */
+  interrupt?: AbortSignal;
 }
 
 export interface DemoSummary {
   target: string;
   durationSeconds: number;
+  /** The run was cut short by `interrupt`. */
+  interrupted: boolean;
   churnOps: number;
   /** Watch events the informers applied. */
   eventsProcessed: number;
@@ -49,14 +56,32 @@ export interface DemoOutput {
   log(line: string): void;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve();
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
 
 /** Runs the demo and returns its summary; every resource it started is stopped before it returns. */
 export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoSummary> {
   const stop = new AbortController();
   let server: ApiServer | undefined;
   let writer: StatusWriter | undefined;
+  let debug: DebugServer | undefined;
+  const interrupted = (): boolean => opts.interrupt?.aborted === true;
   try {
+    if (opts.debugPort !== undefined) {
+      debug = await startDebugServer({ port: opts.debugPort });
+      out.log(`debug server on ${debug.url}: ${debug.url}/debug/graph, /metrics, /readyz, /debug/krtz`);
+    }
     let kc: KubeConfig;
     if (opts.kubeconfig !== undefined) {
       kc = new KubeConfig();
@@ -115,10 +140,12 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
     const live = new Set(pods.list().map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`));
     const nextPod = { n: opts.shape.pods };
     let churnOps = 0;
-    const deadline = performance.now() + opts.duration * 1000;
+    const churnStartedAt = performance.now();
+    // Duration 0 runs until interrupted (with the debug server up, for a person to look at).
+    const deadline = opts.duration === 0 ? Infinity : performance.now() + opts.duration * 1000;
     const draw = (): void => out.progress(progressLines(registry, sources, writer, churnOps, latency, errors, deadline));
     let lastDraw = 0;
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && !interrupted()) {
       if (opts.kubeconfig === undefined) {
         // Churn in small concurrent bursts, as controllers see it: several writes land between two flushes.
         const burst: Array<Promise<void>> = [];
@@ -131,9 +158,9 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
           );
         }
         await Promise.all(burst);
-        await sleep(Math.max(0, 4000 / opts.rate - 1));
+        await sleep(Math.max(0, 4000 / opts.rate - 1), opts.interrupt);
       } else {
-        await sleep(200);
+        await sleep(200, opts.interrupt);
       }
       if (performance.now() - lastDraw > 250) {
         draw();
@@ -143,11 +170,13 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
     draw();
 
     // Let the last watch events and status writes land, then compare with a from-scratch computation.
-    const check = await settle(kc, registry, writer, opts.kubeconfig === undefined);
+    // Interrupted, the check gets a short while, so that Ctrl-C ends the demo within seconds.
+    const check = await settle(kc, registry, writer, opts.kubeconfig === undefined, interrupted() ? 2000 : 10_000);
     const stats = (c: Collection<unknown>) => collectionStats(c);
     const summary: DemoSummary = {
       target: server?.url ?? kc.getCurrentCluster()?.server ?? '',
-      durationSeconds: opts.duration,
+      durationSeconds: opts.duration === 0 || interrupted() ? Math.round((performance.now() - churnStartedAt) / 100) / 10 : opts.duration,
+      interrupted: interrupted(),
       churnOps,
       eventsProcessed: sources.reduce((n, s) => n + (informerStats(s)?.watchEvents ?? 0), 0),
       recomputations: derived.reduce((n, d) => n + stats(d).recomputations, 0),
@@ -167,7 +196,7 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
   } finally {
     writer?.stop();
     stop.abort();
-    await server?.close();
+    await Promise.all([server?.close(), debug?.close()]);
   }
 }
 
@@ -184,11 +213,11 @@ function progressLines(
   errors: number,
   deadline: number,
 ): string[] {
-  const left = Math.max(0, (deadline - performance.now()) / 1000);
+  const left = deadline === Infinity ? 'running until Ctrl-C' : `${Math.max(0, (deadline - performance.now()) / 1000).toFixed(1)} s left`;
   const events = sources.reduce((n, s) => n + (informerStats(s)?.watchEvents ?? 0), 0);
   const fmt = (v: number): string => (Number.isNaN(v) ? '-' : v.toFixed(1));
   return [
-    `rxkrt demo — ${left.toFixed(1)} s left`,
+    `rxkrt demo — ${left}`,
     `  churn writes      ${churnOps}`,
     `  watch events      ${events}`,
     `  workloads         ${registry.workloads.list().length}   (recomputed ${collectionStats(registry.workloads).recomputations}×)`,
@@ -208,11 +237,15 @@ async function settle(
   registry: Registry,
   writer: StatusWriter | undefined,
   statusMustLand: boolean,
+  withinMs: number,
 ): Promise<string | undefined> {
   const clients = clientsFor(kc);
   let mismatch: string | undefined = 'not checked';
-  for (let i = 0; i < 100; i++) {
-    await writer?.idle();
+  const giveUpAt = performance.now() + withinMs;
+  while (performance.now() < giveUpAt) {
+    const waited = new AbortController();
+    await Promise.race([writer?.idle(), sleep(Math.max(0, giveUpAt - performance.now()), waited.signal)]);
+    waited.abort();
     await sleep(50);
     const [ns, pods, svcs, pols] = await Promise.all([
       clients.core.listNamespace(),

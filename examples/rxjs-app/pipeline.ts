@@ -1,6 +1,16 @@
 // An rxkrt pipeline inside a plain RxJS app: order events in, per-customer totals and alerts out.
 import { asapScheduler, filter, map, mergeMap, type Observable, type SchedulerLike } from 'rxjs';
-import { collectionFromEvents, fetch, filterIndex, newCollection, newIndex, type Event } from 'rxkrt';
+import {
+  collectionFromEvents,
+  compute$,
+  fetch,
+  filterGeneric,
+  filterIndex,
+  newCollection,
+  newIndex,
+  type Collection,
+  type Event,
+} from 'rxkrt';
 
 export interface Order {
   readonly id: string;
@@ -24,7 +34,7 @@ export function spendingAlerts(
   customers$: Observable<Event<string> | readonly Event<string>[]>,
   limit: number,
   scheduler: SchedulerLike = asapScheduler,
-): { totals: ReturnType<typeof newCollection<string, CustomerTotal>>; alerts$: Observable<string> } {
+): { orders: Collection<Order>; totals: Collection<CustomerTotal>; alerts$: Observable<string> } {
   const orders = collectionFromEvents<Order>(orders$, { name: 'Orders', key: (o: Order) => o.id, scheduler });
   const customers = collectionFromEvents<string>(customers$, { name: 'Customers', scheduler });
   const byCustomer = newIndex(orders, 'customer', (o) => [o.customer]);
@@ -43,5 +53,25 @@ export function spendingAlerts(
     filter((e) => e.new !== undefined && e.new.total > limit && (e.old === undefined || e.old.total <= limit)),
     map((e) => `${e.new!.customer} is over ${limit}: ${e.new!.total}`),
   );
-  return { totals, alerts$ };
+  return { orders, totals, alerts$ };
+}
+
+/**
+ * A live dashboard line: the top spender and how many large orders there are. One `compute$` reads both
+ * collections, so a transaction that changes both (a large order also changes its customer's total) shows
+ * whole: `combineLatest` over two `query$` streams would first show one side changed and not the other.
+ */
+export function dashboard$(orders: Collection<Order>, totals: Collection<CustomerTotal>, large: number): Observable<string> {
+  return compute$((ctx) => {
+    const top = fetch(ctx, totals).reduce<CustomerTotal | undefined>(
+      (best, t) => (best === undefined || t.total > best.total ? t : best),
+      undefined,
+    );
+    const big = fetch(
+      ctx,
+      orders,
+      filterGeneric((o: Order) => o.amount >= large),
+    ).length;
+    return `top: ${top === undefined ? '-' : `${top.customer} ${top.total}`}, large orders: ${big}`;
+  });
 }

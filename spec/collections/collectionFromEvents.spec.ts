@@ -1,3 +1,4 @@
+import { messageOf } from '../helpers/fixtures.js';
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { map, of, queueScheduler, Subject, type SchedulerLike, type Subscription } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
@@ -20,7 +21,7 @@ describe('collectionFromEvents', () => {
   beforeEach(() => {
     testScheduler = createMarbleScheduler();
     logged.length = 0;
-    setLogger({ warn: (m) => logged.push(m), error: (m) => logged.push(m) });
+    setLogger({ warn: (a, b?: string) => logged.push(messageOf(a, b)), error: (a, b?: string) => logged.push(messageOf(a, b)) });
   });
   afterEach(() => setLogger());
 

@@ -1,3 +1,4 @@
+import { messageOf } from '../helpers/fixtures.js';
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { batch, KeyError, mapCollection, newIndex, newStaticCollection, setLogger, TransformError } from '../../src/index.js';
 import { trackEvents } from '../../src/testing/index.js';
@@ -20,7 +21,7 @@ describe('mapCollection', () => {
   const logged: string[] = [];
   beforeEach(() => {
     logged.length = 0;
-    setLogger({ warn: (m) => logged.push(m), error: (m) => logged.push(m) });
+    setLogger({ warn: (a, b?: string) => logged.push(messageOf(a, b)), error: (a, b?: string) => logged.push(messageOf(a, b)) });
   });
   afterEach(() => setLogger());
 

@@ -499,8 +499,8 @@ describe('newCollection', () => {
   it('should key and compare its outputs with the key and equals options', () => {
     const src = newStaticCollection<{ metadata: { name: string }; v: number; note: string }>([]);
     const out = newCollection(src, (_ctx, i) => ({ id: i.metadata.name.toUpperCase(), v: i.v, note: i.note }), {
-      key: (o: { id: string }) => o.id,
-      equals: (a: { v: number }, b: { v: number }) => a.v === b.v,
+      key: (o) => o.id,
+      equals: (a, b) => a.v === b.v,
     });
     const seen: string[] = [];
     out.register((e) => void seen.push(`${e.type}:${(e.new ?? e.old)!.id}:${e.new?.note ?? ''}`));

@@ -12,7 +12,7 @@ import {
   type ObjectWithStatus,
 } from '../../src/index.js';
 import { trackEvents } from '../../src/testing/tracker.js';
-import { NS, pod, service, type Pod, type Service } from '../helpers/fixtures.js';
+import { NS, messageOf, pod, service, type Pod, type Service } from '../helpers/fixtures.js';
 
 interface Endpoint {
   readonly metadata: { readonly name: string; readonly namespace: string };
@@ -153,7 +153,7 @@ describe('newStatusManyCollection', () => {
     );
     const errors: string[] = [];
     const logged: string[] = [];
-    setLogger({ warn: () => {}, error: (m) => logged.push(m) });
+    setLogger({ warn: () => {}, error: (a, b?: string) => logged.push(messageOf(a, b)) });
     status.errors$.subscribe((e) => errors.push(e.message));
     outputs.errors$.subscribe((e) => errors.push(e.message));
     services.updateObject(service('svc', { a: '1' }));

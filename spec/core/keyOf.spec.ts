@@ -78,7 +78,7 @@ describe('keyOf', () => {
     const c = newStaticCollection<{ id: number }>([], { name: 'ById', key: (o: { id: number }) => `#${o.id}` });
     c.updateObject({ id: 1 });
     expect(c.getKey('#1')).toEqual({ id: 1 });
-    const bad = newStaticCollection<{ id: number }>([], { name: 'BadKey', key: (() => 5) as unknown as (o: never) => string });
+    const bad = newStaticCollection<{ id: number }>([], { name: 'BadKey', key: (() => 5) as unknown as (o: { id: number }) => string });
     expect(() => bad.updateObject({ id: 1 })).toThrow(/BadKey/);
   });
 });

@@ -283,7 +283,7 @@ function buildGraph() {
   }
   const selects = (sel: Labels, labels: Labels): boolean => isSubset(sel, labels);
   // filterSelectsNonEmpty + filterSelects, through `fetchSvcs`, on the services of the pod's namespace.
-  const podServicesVia = (name: string, fetchSvcs: (ctx: HandlerContext, ...filters: FetchFilter[]) => Svc[]) =>
+  const podServicesVia = (name: string, fetchSvcs: (ctx: HandlerContext, ...filters: FetchFilter<Svc>[]) => Svc[]) =>
     newCollection(
       simplePods,
       (ctx, p): PodSvcs => {

@@ -2,6 +2,26 @@ import { describe, it, expect } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { runDemo } from '../../examples/demo/demo.js';
 import { runCli } from '../../examples/demo/cli.js';
+import { parseScrape, valueOf } from '../helpers/prometheus.js';
+
+const METRICS = [
+  'rxkrt_collection_objects',
+  'rxkrt_collection_events_total',
+  'rxkrt_collection_recomputations_total',
+  'rxkrt_collection_transform_errors_total',
+  'rxkrt_collection_synced',
+  'rxkrt_handler_queue_depth',
+  'rxkrt_transform_duration_seconds',
+  'rxkrt_transactions_total',
+  'rxkrt_transaction_duration_seconds',
+  'rxkrt_informer_lists_total',
+  'rxkrt_informer_relists_total',
+  'rxkrt_informer_watch_restarts_total',
+  'rxkrt_informer_events_total',
+  'rxkrt_informer_errors_total',
+  'rxkrt_status_writes_total',
+  'rxkrt_status_queue_depth',
+];
 
 function sink(): Writable & { text: () => string } {
   const chunks: string[] = [];
@@ -68,12 +88,53 @@ describe('demo (npm start)', () => {
   });
 
   it('should reject bad flags with a usage message and exit code 2', async () => {
-    for (const argv of [['--bogus'], ['--duration', 'soon'], ['--pods', '-3'], ['--write-status'], ['stray']]) {
+    for (const argv of [['--bogus'], ['--duration', 'soon'], ['--pods', '-3'], ['--write-status'], ['stray'], ['--debug-port', '70000']]) {
       const stdout = sink();
       const stderr = sink();
       expect(await runCli(argv, { stdout, stderr, output: quiet })).toBe(2);
       expect(stderr.text()).toContain('usage: npm start');
     }
+  });
+
+  it('should run until interrupted with --duration 0, serving its debug server, then settle and print the summary', async () => {
+    const lines: string[] = [];
+    const output = { progress: () => {}, log: (l: string) => lines.push(l) };
+    const stdout = sink();
+    const interrupt = new AbortController();
+    const argv = [
+      '--duration',
+      '0',
+      '--debug-port',
+      '0',
+      '--json',
+      '--pods',
+      '30',
+      '--namespaces',
+      '2',
+      '--services',
+      '4',
+      '--policies',
+      '3',
+    ];
+    const run = runCli(argv, { stdout, stderr: sink(), output, interrupt: interrupt.signal });
+    while (!lines.some((l) => l.startsWith('synced in'))) await new Promise((r) => setTimeout(r, 20));
+    expect(lines[0]).toMatch(/^debug server on http:\/\/127\.0\.0\.1:\d+/);
+    const url = /(http:\/\/[^:]+:\d+)/.exec(lines[0]!)![1]!;
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    // Every metric of the observability page, with live values from this run.
+    const scrape = parseScrape(await (await fetch(`${url}/metrics`)).text());
+    const names = new Set(scrape.map((x) => x.name.replace(/_(bucket|sum|count)$/, '')));
+    for (const m of METRICS) expect([m, names.has(m)]).toEqual([m, true]);
+    expect(valueOf(scrape, 'rxkrt_collection_objects', { collection: 'Workloads' })).toBe(30);
+    expect(valueOf(scrape, 'rxkrt_informer_events_total', { resource: 'v1/Pod', type: 'update' })).toBeGreaterThan(0);
+    expect(valueOf(scrape, 'rxkrt_status_writes_total', { collection: 'AccessPolicies/status', result: 'written' })).toBeGreaterThan(0);
+    interrupt.abort();
+    expect(await run).toBe(0);
+    const summary = JSON.parse(stdout.text()) as { interrupted: boolean; consistent: boolean; churnOps: number };
+    expect(summary).toMatchObject({ interrupted: true, consistent: true });
+    expect(summary.churnOps).toBeGreaterThan(0);
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   });
 
   it('should print usage for --help and exit 0', async () => {

@@ -1,7 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
 import type { Event } from '../../src/index.js';
-import { spendingAlerts, type Order } from '../../examples/rxjs-app/pipeline.js';
+import { dashboard$, spendingAlerts, type Order } from '../../examples/rxjs-app/pipeline.js';
 import { runConfigMapCountDemo } from '../../examples/configmap-count/main.js';
 
 const add = <T>(v: T): Event<T> => ({ type: 'add', new: v });
@@ -22,6 +22,30 @@ describe('rxjs-app example', () => {
       expectObservable(alerts$).toBe('---x-y---z', { x: 'ann is over 100: 110', y: 'bob is over 100: 200', z: 'ann is over 100: 130' });
       ts.flush();
       expect(totals.getKey('ann')?.total).toBe(130);
+    });
+  });
+});
+
+describe('rxjs-app dashboard', () => {
+  it('should show each transaction whole: a large order changes the total and the count in one line', () => {
+    const ts = new TestScheduler((a, b) => expect(a).toEqual(b));
+    ts.run(({ cold, hot, expectObservable }) => {
+      const customers$ = cold('a', { a: [add('ann'), add('bob')] });
+      const orders$ = hot('   -----a-b-c-d', {
+        a: add<Order>({ id: 'o1', customer: 'ann', amount: 60 }),
+        b: add<Order>({ id: 'o2', customer: 'bob', amount: 150 }),
+        c: add<Order>({ id: 'o3', customer: 'ann', amount: 5 }),
+        d: upd<Order>({ id: 'o2', customer: 'bob', amount: 150 }, { id: 'o2', customer: 'bob', amount: 40 }),
+      });
+      const { orders, totals } = spendingAlerts(orders$, customers$, 1000, ts);
+      // A line per transaction that changed it; o3 (frame 9) leaves it as it was, so nothing is emitted.
+      expectObservable(dashboard$(orders, totals, 100)).toBe('(zy)-a-b---d', {
+        z: 'top: -, large orders: 0',
+        y: 'top: ann 0, large orders: 0',
+        a: 'top: ann 60, large orders: 0',
+        b: 'top: bob 150, large orders: 1',
+        d: 'top: ann 65, large orders: 0',
+      });
     });
   });
 });

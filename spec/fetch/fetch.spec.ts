@@ -46,7 +46,7 @@ const keyOfObj = (o: Obj): string => (o.metadata.namespace ? `${o.metadata.names
  * A one-input reader of `src` through `filters`: its value is the sorted keys it fetched, `runs` counts
  * its transform runs (to show which changes recompute it).
  */
-function reader(src: Collection<Obj>, ...filters: FetchFilter[]) {
+function reader(src: Collection<Obj>, ...filters: FetchFilter<Obj>[]) {
   let runs = 0;
   const s = newSingleton((ctx) => {
     runs++;

@@ -179,13 +179,21 @@ export function subscribers(c: Collection<unknown> | { asCollection(): Collectio
   return internal(col).subscriberCount();
 }
 
+/** The message of a log call, made as `(message)` or `(fields, message)`. */
+export function messageOf(a: object | string, b?: string): string {
+  return typeof a === 'string' ? a : (b ?? '');
+}
+
 /**
  * Routes rxkrt's log to an array for the duration of a test (call in beforeEach; restore in afterEach),
  * so expected errors neither clutter the output nor go unchecked.
  */
 export function captureLog(): { readonly lines: string[]; restore(): void } {
   const lines: string[] = [];
-  setLogger({ warn: (m) => void lines.push(`warn: ${m}`), error: (m) => void lines.push(`error: ${m}`) });
+  setLogger({
+    warn: (a, b?: string) => void lines.push(`warn: ${messageOf(a, b)}`),
+    error: (a, b?: string) => void lines.push(`error: ${messageOf(a, b)}`),
+  });
   return { lines, restore: () => setLogger() };
 }
 

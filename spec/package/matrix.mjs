@@ -22,7 +22,11 @@ const NPM_CLI = process.env.npm_execpath ?? join(dirname(process.execPath), '..'
 const NODE_20 = '20.20.2';
 // The first row is the README's `npm install rxkrt rxjs`: the core without client-node.
 const CORE = { app: 'core.mjs', consumer: 'core.ts', expected: { outputs: ['prod/web=10.0.0.1'] } };
-const KUBE = { app: 'app.mjs', consumer: 'consumer.ts', expected: { missing: [], outputs: ['default/a=1', 'default/b=2'], synced: true } };
+const KUBE = {
+  app: 'app.mjs',
+  consumer: 'consumer.ts',
+  expected: { missing: [], outputs: ['default/a=1', 'default/b=2'], synced: true, debug: { '/readyz': 200, '/metrics': 501 } },
+};
 const ROWS = [
   { node: NODE_20, clientNode: undefined, ...CORE, requireEsm: false },
   { node: NODE_20, clientNode: '~1.4.0', ...KUBE, requireEsm: false },

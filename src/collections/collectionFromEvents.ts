@@ -9,7 +9,7 @@ import { SourceNode } from '../engine/sourceNode.js';
 import { requireObservable } from '../engine/internalCollection.js';
 
 /** Options of Observable-fed sources. */
-export interface ObservableSourceOptions extends CollectionOptions {
+export interface ObservableSourceOptions<T = unknown> extends CollectionOptions<T> {
   /** When buffered emissions are applied (one transaction per flush). Default `asapScheduler`. */
   scheduler?: SchedulerLike;
 }
@@ -22,7 +22,7 @@ class EventsSource<T> extends SourceNode<T> {
   private readonly subscription: Subscription | undefined; // still undefined if start() disposes at once
   private readonly scheduler: SchedulerLike;
 
-  constructor(events$: Observable<Event<T> | readonly Event<T>[]>, opts: ObservableSourceOptions | undefined) {
+  constructor(events$: Observable<Event<T> | readonly Event<T>[]>, opts: ObservableSourceOptions<never> | undefined) {
     super(opts, 'FromEvents', false);
     this.scheduler = opts?.scheduler ?? asapScheduler;
     this.start(opts);
@@ -119,7 +119,7 @@ class EventsSource<T> extends SourceNode<T> {
  */
 export function collectionFromEvents<T>(
   events$: Observable<Event<T> | readonly Event<T>[]>,
-  opts?: ObservableSourceOptions,
+  opts?: ObservableSourceOptions<NoInfer<T>>,
 ): Collection<T> {
   requireObservable(events$, 'collectionFromEvents');
   return new EventsSource<T>(events$, opts);

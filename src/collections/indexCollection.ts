@@ -40,7 +40,7 @@ function sameGroup<O>(a: IndexObject<O>, b: IndexObject<O>): boolean {
 export class IndexCollection<O> extends KeyedView<IndexObject<O>> {
   constructor(
     private readonly index: IndexHandle<O>,
-    opts: CollectionOptions | undefined,
+    opts: CollectionOptions<never> | undefined,
   ) {
     super([index.source], { key: (g: IndexObject<O>) => g.key, equals: sameGroup, ...opts }, `index/${index.name}`);
     this.init(opts, [...index.keys()]);

@@ -12,7 +12,7 @@ class MapNode<T, U> extends KeyedView<U> {
   constructor(
     private readonly parent: InternalCollection<T>,
     private readonly fn: (t: T) => U,
-    opts: CollectionOptions | undefined,
+    opts: CollectionOptions<never> | undefined,
   ) {
     super([parent], { ...opts, metadata: opts?.metadata ?? parent.metadata() }, 'Map');
     // The parent's own key strings, so that no key is built a second time.
@@ -58,7 +58,7 @@ class MapNode<T, U> extends KeyedView<U> {
  * given its own.
  * @example const named = mapCollection(pods, (p) => ({ metadata: p.metadata, ip: p.status?.podIP }));
  */
-export function mapCollection<T, U>(c: Collection<T>, fn: (t: T) => U, opts?: CollectionOptions): Collection<U> {
+export function mapCollection<T, U>(c: Collection<T>, fn: (t: T) => U, opts?: CollectionOptions<U>): Collection<U> {
   const parent = internal(c, 'mapCollection');
   requireTransform(fn, 'mapCollection', 'a mapping function');
   return new MapNode<T, U>(parent, fn, opts);

@@ -14,7 +14,7 @@ import { DerivedCollection, type ManyTransform } from '../engine/derived/derived
 export function newCollection<I, O>(
   parent: Collection<I>,
   transform: (ctx: HandlerContext, input: I) => O | undefined | null,
-  opts?: CollectionOptions,
+  opts?: CollectionOptions<O>,
 ): Collection<O> {
   // The engine calls the transform as is (single-output mode): no wrapper, no array per run.
   const p = internal(parent, 'newCollection');

@@ -11,7 +11,7 @@ export interface Index<O> extends IndexLike {
   /** The objects filed under `key` (a fresh array; order unspecified). */
   lookup(key: string): O[];
   /** `fetch(ctx, collection, filterIndex(this, key), ...filters)`: reads and records the dependency. */
-  fetch(ctx: HandlerContext, key: string, ...filters: FetchFilter[]): O[];
+  fetch(ctx: HandlerContext, key: string, ...filters: FetchFilter<O>[]): O[];
   /** A collection of `{ key, objects }` groups, one per non-empty index key (absent when empty). */
   asCollection(opts?: CollectionOptions): Collection<IndexObject<O>>;
 }
@@ -26,7 +26,7 @@ class IndexImpl<O> implements Index<O> {
     return Array.from(this.handle.lookupValues(key)) as O[];
   }
 
-  fetch(ctx: HandlerContext, key: string, ...filters: FetchFilter[]): O[] {
+  fetch(ctx: HandlerContext, key: string, ...filters: FetchFilter<O>[]): O[] {
     return fetchIndexed(ctx, this.collection, this.handle, key, filters);
   }
 

@@ -11,7 +11,7 @@ import { DerivedCollection } from '../engine/derived/derivedCollection.js';
 export function newManyCollection<I, O>(
   parent: Collection<I>,
   transform: (ctx: HandlerContext, input: I) => readonly O[] | undefined | null,
-  opts?: CollectionOptions,
+  opts?: CollectionOptions<O>,
 ): Collection<O> {
   const p = internal(parent, 'newManyCollection');
   requireTransform(transform, 'newManyCollection');

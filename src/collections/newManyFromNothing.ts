@@ -10,7 +10,7 @@ import { dummyInput } from './singleton.js';
  */
 export function newManyFromNothing<O>(
   transform: (ctx: HandlerContext) => readonly O[] | undefined | null,
-  opts?: CollectionOptions,
+  opts?: CollectionOptions<O>,
 ): Collection<O> {
   requireTransform(transform, 'newManyFromNothing');
   return new DerivedCollection<string, O>(dummyInput(opts), (ctx) => transform(ctx), opts, 'ManyFromNothing', false);

@@ -12,7 +12,7 @@ import { dummyInput, SingletonView, singletonKey } from './singleton.js';
  * other values keep one key and change by update.
  * @example const count = newSingleton((ctx) => fetch(ctx, configMaps).length);
  */
-export function newSingleton<O>(transform: (ctx: HandlerContext) => O | undefined | null, opts?: CollectionOptions): Singleton<O> {
+export function newSingleton<O>(transform: (ctx: HandlerContext) => O | undefined | null, opts?: CollectionOptions<O>): Singleton<O> {
   requireTransform(transform, 'newSingleton');
   // A singleton keys any value, a Promise too: refused here, or it would be stored as the value.
   const run = (ctx: HandlerContext): O | undefined | null => {

@@ -17,7 +17,7 @@ export interface StaticSingleton<T> extends Singleton<T> {
 
 /** @internal */
 export class StaticSingletonNode<T> extends SourceNode<T> {
-  constructor(initial: T | undefined, opts: (CollectionOptions & { startSynced?: boolean }) | undefined) {
+  constructor(initial: T | undefined, opts: (CollectionOptions<never> & { startSynced?: boolean }) | undefined) {
     super({ key: singletonKey, ...opts }, 'Static', opts?.startSynced ?? true);
     if (initial !== undefined && initial !== null) this.state.set(storedKey(this.keyOf(initial)), freezeInput(initial));
     this.start(opts);
@@ -60,6 +60,6 @@ class StaticSingletonView<T> extends SingletonView<T> implements StaticSingleton
  * Builds a single value you set by hand; `startSynced: false` keeps it unsynced until `markSynced()`.
  * @example const mode = newStatic<string>('strict'); mode.set('lenient');
  */
-export function newStatic<T>(initial: T | undefined, opts?: CollectionOptions & { startSynced?: boolean }): StaticSingleton<T> {
+export function newStatic<T>(initial: T | undefined, opts?: CollectionOptions<NoInfer<T>> & { startSynced?: boolean }): StaticSingleton<T> {
   return new StaticSingletonView<T>(new StaticSingletonNode<T>(initial, opts));
 }

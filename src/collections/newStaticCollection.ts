@@ -22,7 +22,7 @@ export interface StaticCollection<T> extends Collection<T> {
 }
 
 class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<T> {
-  constructor(initial: readonly T[], opts: (CollectionOptions & { synced?: boolean }) | undefined) {
+  constructor(initial: readonly T[], opts: (CollectionOptions<never> & { synced?: boolean }) | undefined) {
     super(opts, 'Static', opts?.synced ?? true);
     for (const o of initial) this.state.set(storedKey(this.keyOf(o)), freezeInput(o));
     this.start(opts);
@@ -91,6 +91,9 @@ class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<
  * const pods = newStaticCollection<Pod>([], { name: 'Pods' });
  * pods.updateObject(pod);
  */
-export function newStaticCollection<T>(initial: readonly T[] = [], opts?: CollectionOptions & { synced?: boolean }): StaticCollection<T> {
+export function newStaticCollection<T>(
+  initial: readonly T[] = [],
+  opts?: CollectionOptions<NoInfer<T>> & { synced?: boolean },
+): StaticCollection<T> {
   return new StaticCollectionNode<T>(initial, opts);
 }

@@ -64,7 +64,11 @@ export function singletonKey(o: unknown): string {
 }
 
 /** @internal A synced collection holding one empty string; never in the debugger. */
-export function dummyInput(opts: CollectionOptions | undefined): InternalCollection<string> {
-  const name = opts?.name !== undefined ? `${opts.name}/input` : undefined;
-  return newStaticCollection<string>([''], name !== undefined ? { name } : undefined) as unknown as InternalCollection<string>;
+export function dummyInput(opts: CollectionOptions<never> | undefined): InternalCollection<string> {
+  // It stops with the singleton, so that metrics and the debug server stop showing it.
+  const input = newStaticCollection<string>([''], {
+    ...(opts?.name !== undefined ? { name: `${opts.name}/input` } : {}),
+    ...(opts?.stop !== undefined ? { stop: opts.stop } : {}),
+  });
+  return input as unknown as InternalCollection<string>;
 }

@@ -16,7 +16,7 @@ import { requireObservable } from '../engine/internalCollection.js';
  * An error from the Observable is reported on `errors$` of `asCollection()`; the last value stays.
  * @example const config = singletonFromValues(config$);
  */
-export function singletonFromValues<T>(values$: Observable<T | undefined>, opts?: ObservableSourceOptions): Singleton<T> {
+export function singletonFromValues<T>(values$: Observable<T | undefined>, opts?: ObservableSourceOptions<NoInfer<T>>): Singleton<T> {
   requireObservable(values$, 'singletonFromValues');
   const node = new StaticSingletonNode<T>(undefined, { ...opts, startSynced: false });
   const scheduler = opts?.scheduler ?? asapScheduler;

@@ -1,5 +1,5 @@
 // The public shapes of the API: collections, singletons, registrations, options, the handler context.
-import type { Observable } from 'rxjs';
+import type { InteropObservable, Observable } from 'rxjs';
 import type { Event } from './event.js';
 import type { TransformError } from './errors.js';
 
@@ -23,13 +23,18 @@ export type EventHandler<T> = (e: Event<T>) => void | Promise<void>;
 export type BatchHandler<T> = (batch: readonly Event<T>[]) => void | Promise<void>;
 
 /** A keyed set of immutable objects that announces its changes. */
-export interface Collection<T> extends Syncer {
+export interface Collection<T> extends Syncer, InteropObservable<readonly Event<T>[]> {
   /** From the `name` option, else a default like `Collection[3]`. */
   readonly name: string;
   /** Unique in the process. */
   readonly uid: number;
   /** The object with this key (see `keyOf`), or undefined. */
   getKey(key: string): T | undefined;
+  /**
+   * The object under `key` now, then each committed change to it (distinct by the collection's `equals`),
+   * `undefined` while absent. Emitted after the transaction commits, so it never shows a half-applied one.
+   */
+  get$(key: string): Observable<T | undefined>;
   /** Every object, in no particular order. */
   list(): T[];
   /**
@@ -102,21 +107,21 @@ export interface InputDump {
   dependencies?: string[];
 }
 
-/** Options every collection constructor takes. */
-export interface CollectionOptions {
+/**
+ * Options every collection constructor takes. `T` is the collection's object type, which types `key` and
+ * `equals`; constructors infer it from their other arguments (never from these two).
+ */
+export interface CollectionOptions<T = unknown> {
   /** Names the collection in errors, logs and debug dumps; a default like `Collection[3]` otherwise. */
   name?: string;
   /** Disposes the collection when aborted: it unsubscribes from everything it read and leaves the debugger. */
   stop?: AbortSignal;
   /** Free-form data about the collection, returned by `metadata()`. */
   metadata?: Record<string, unknown>;
-  /**
-   * Overrides `keyOf` for this collection's objects. Typed with `never` parameters so that a function of
-   * any object type fits without `any` leaking into the public types.
-   */
-  key?: (o: never) => string;
+  /** Overrides `keyOf` for this collection's objects. */
+  key?: (o: T) => string;
   /** Overrides `equals` for this collection's objects. */
-  equals?: (a: never, b: never) => boolean;
+  equals?: (a: T, b: T) => boolean;
   /** A `DebugHandler` (or any registry) the collection joins, so its state shows in `dump()`. */
   debugger?: DebugRegistry;
 }

@@ -1,10 +1,10 @@
 // The base of every collection: identity, state, dependents, handlers, sync, errors, indexes, disposal.
-import { Observable, Subject } from 'rxjs';
+import { Observable, Subject, observable, type Subscribable } from 'rxjs';
 import type { Event } from '../core/event.js';
 import { COLLECTION_BRAND } from '../core/keyOf.js';
 import { equals as defaultEquals } from '../core/equals.js';
 import { TransformError, UsageError } from '../core/errors.js';
-import { logErrorOnce } from '../core/logger.js';
+import { log, logErrorOnce } from '../core/logger.js';
 import { InvariantError, isStrictMode } from '../core/strict.js';
 import type { Labels } from '../core/labels.js';
 import type {
@@ -23,9 +23,11 @@ import { HandlerSet, type HandlerOwner } from './handlerSet.js';
 import { afterCommitted, deliverAfterCommit, scheduleSync, type BatchReceiver, type TxNode } from './transaction.js';
 import type { Dependent, IndexHandle, InternalCollection } from './internalCollection.js';
 import { allocateUid } from './uid.js';
+import { trackLive, type LiveCollection } from './liveCollections.js';
 import { raiseRank, wouldCycle } from './graph.js';
 import { perEvent } from './perEvent.js';
-import { CollectionCounters } from './counters.js';
+import { KeyStreams } from './keyStreams.js';
+import { CollectionCounters, countByType, countEventTypes } from './counters.js';
 import { batchInconsistency } from './batchInvariants.js';
 import { StateIndexes } from './indexes/stateIndexes.js';
 import { SELECTOR_LOOKUP_MIN_SIZE, SelectorLookup } from './indexes/selectorLookup.js';
@@ -71,7 +73,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   readonly events$: Observable<readonly Event<T>[]>;
   readonly errors$: Observable<TransformError>;
 
-  constructor(opts: CollectionOptions | undefined, defaultName: string) {
+  constructor(opts: CollectionOptions<never> | undefined, defaultName: string) {
     this.name = opts?.name ?? `${defaultName}[${this.uid}]`;
     this.keyOf = makeKeyFn(() => this.name, opts?.key);
     this.defaultKeyed = opts?.key === undefined;
@@ -87,20 +89,33 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   }
 
   /** Subclasses call this last in their constructor: joins the debugger and honours `stop`. */
-  protected start(opts: CollectionOptions | undefined): void {
+  protected start(opts: CollectionOptions<never> | undefined): void {
     this.debugRegistry?.register(this);
+    this.untrack = trackLive(this as LiveCollection);
     const stop = opts?.stop;
     if (stop !== undefined) this.forgetStop = onAbort(stop, () => this.dispose());
   }
 
   /** Detaches this collection from its `stop` signal once disposed. */
   private forgetStop: (() => void) | undefined;
+  /** Removes this collection from the live set that metrics and the debug server read. */
+  private untrack: (() => void) | undefined;
 
   // ---- reading -------------------------------------------------------------------------------------
 
   getKey(key: string): T | undefined {
     return this.state.get(key);
   }
+
+  get$(key: string): Observable<T | undefined> {
+    if (typeof key !== 'string') throw new UsageError(`get$ on ${JSON.stringify(this.name)} needs a string key, got ${typeof key}`);
+    return (this.keyStreams ??= new KeyStreams<T>(this, this.eq)).get$(key);
+  }
+
+  private keyStreams: KeyStreams<T> | undefined;
+
+  /** `from(collection)` is `events$` (set on the prototype under rxjs's interop key, below the class). */
+  declare readonly [Symbol.observable]: () => Subscribable<readonly Event<T>[]>;
 
   list(): T[] {
     return Array.from(this.state.values());
@@ -186,6 +201,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   evaluateSync(): void {
     if (this.disposed || this.syncState.hasSynced() || !this.upstreamReady()) return;
     this.syncState.markSynced();
+    log().debug({ collection: this.name, objects: this.state.size }, `collection ${JSON.stringify(this.name)} synced`);
     // A copy: a dependent told here may commit at once and, in doing so, start or stop reading this collection.
     for (const d of [...this.dependents]) d.upstreamSynced();
     afterCommitted(() => this.handlers.collectionSynced());
@@ -235,6 +251,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
     const counters = this.counters;
     counters.batches++;
     counters.events += events.length;
+    if (countEventTypes) countByType(counters, events as readonly Event<unknown>[]);
     const initial = !this.syncState.hasSynced();
     const dependents = this.dependents;
     for (let i = 0; i < dependents.length; i++)
@@ -292,7 +309,10 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   /** Counts, logs (once per distinct message) and emits an error on `errors$` after the commit. */
   reportError(err: TransformError): void {
     this.counters.errors++;
-    logErrorOnce(err.message, err.error);
+    const recent = (this.lastErrors ??= []);
+    if (recent.length === RECENT_ERRORS) recent.shift();
+    recent.push(err);
+    logErrorOnce({ collection: err.collection, key: err.key, err: err.error }, err.message);
     afterCommitted(() => this.errorSubject.next(err));
   }
 
@@ -301,6 +321,17 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   }
 
   // ---- debug and strict mode -----------------------------------------------------------------------
+
+  /** The last errors reported, oldest first (for the debug server's graph page). */
+  recentErrors(): readonly TransformError[] {
+    return this.lastErrors ?? [];
+  }
+
+  private lastErrors: TransformError[] | undefined;
+
+  queuedHandlerBatches(): number {
+    return this.handlers.queuedBatches();
+  }
 
   dump(): CollectionDump {
     return { outputs: Object.fromEntries(this.state), synced: this.hasSynced() };
@@ -324,6 +355,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
     if (this.disposed) return;
     this.disposed = true;
     this.forgetStop?.();
+    this.untrack?.();
     this.onDispose();
     this.debugRegistry?.unregister(this);
     this.syncState.abandon();
@@ -331,6 +363,17 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
 
   protected abstract onDispose(): void;
 }
+
+// rxjs reads interop Observables under `Symbol.observable` where something polyfilled it, else under
+// '@@observable'; its `observable` constant is whichever it reads.
+Object.defineProperty(CollectionNode.prototype, observable, {
+  value(this: CollectionNode<unknown>) {
+    return this.events$;
+  },
+});
+
+/** How many of a collection's last errors the debug server can show. */
+const RECENT_ERRORS = 10;
 
 function safeKey(c: InternalCollection<unknown>, o: unknown): string | undefined {
   try {

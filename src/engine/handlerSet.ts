@@ -38,6 +38,11 @@ export class HandlerRegistration<T> implements Registration {
     return this.sync.waitUntilSynced(signal);
   }
 
+  /** Batches waiting for this handler (behind a Promise it returned, or a call still running). */
+  get queued(): number {
+    return this.backlog?.length ?? 0;
+  }
+
   unregister(): void {
     if (!this.active) return;
     this.active = false;
@@ -147,6 +152,13 @@ export class HandlerSet<T> {
   /** The registrations at this moment: a batch goes to those registered when it was committed. */
   snapshot(): readonly HandlerRegistration<T>[] {
     return this.regs;
+  }
+
+  /** Batches waiting in all handlers' queues. */
+  queuedBatches(): number {
+    let n = 0;
+    for (const r of this.regs) n += r.queued;
+    return n;
   }
 
   /** Called after the collection synced. */

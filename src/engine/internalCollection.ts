@@ -36,6 +36,8 @@ export interface InternalCollection<T> extends Collection<T> {
   removeDependent(node: Dependent): void;
   /** What the collection has done since it was built (read by `collectionStats` and metrics). */
   readonly counters: CollectionCounters;
+  /** Counts, logs and emits an error on `errors$` after the commit. */
+  reportError(err: import('../core/errors.js').TransformError): void;
   /** How many dependents and handlers are attached (leak tests). */
   subscriberCount(): number;
   readonly disposed: boolean;

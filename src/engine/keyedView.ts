@@ -19,7 +19,7 @@ export abstract class KeyedView<T> extends CollectionNode<T> {
 
   constructor(
     protected readonly upstream: readonly InternalCollection<unknown>[],
-    opts: CollectionOptions | undefined,
+    opts: CollectionOptions<never> | undefined,
     defaultName: string,
   ) {
     super(opts, defaultName);
@@ -29,7 +29,7 @@ export abstract class KeyedView<T> extends CollectionNode<T> {
    * Subclasses call this last in their constructor, once `compute` can run: reads upstream and computes
    * `keys` (nobody is registered yet, so that first state is not emitted).
    */
-  protected init(opts: CollectionOptions | undefined, keys: Iterable<string>): void {
+  protected init(opts: CollectionOptions<never> | undefined, keys: Iterable<string>): void {
     for (const u of this.upstream) u.addDependent(this);
     const ignored: Event<T>[] = [];
     const ignoredKeys: string[] = [];

@@ -35,7 +35,7 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
   protected override readonly emitsEqualUpdates = true;
   private markedSynced: boolean;
 
-  constructor(opts: CollectionOptions | undefined, defaultName: string, synced: boolean) {
+  constructor(opts: CollectionOptions<never> | undefined, defaultName: string, synced: boolean) {
     super(opts, defaultName);
     this.markedSynced = synced;
     if (synced) this.syncState.markSynced();

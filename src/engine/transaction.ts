@@ -56,6 +56,23 @@ export interface BatchReceiver {
   deliver(batch: readonly Event<unknown>[], initial: boolean): void;
 }
 let deferred: Array<() => void> = [];
+/**
+ * Told how long a transaction took, in seconds, for one transaction in 16 while metrics are collected. Reading
+ * the clock twice costs about as much as a one-event transaction itself, so only a sample pays it.
+ */
+let transactionObserver: ((seconds: number) => void) | undefined;
+let transactionsCommitted = 0;
+const TIMED_TRANSACTION_MASK = 15;
+
+/** @internal Sets (or, with undefined, clears) the function told sampled transactions' durations. */
+export function observeTransactions(observer: ((seconds: number) => void) | undefined): void {
+  transactionObserver = observer;
+}
+
+/** @internal Transactions committed since the process started (each round of a feedback loop counts). */
+export function transactionCount(): number {
+  return transactionsCommitted;
+}
 
 /**
  * Runs `fn` as one transaction: mutations inside it commit and propagate together when the outermost
@@ -159,6 +176,8 @@ function commit(): void {
   let lastRound: TxNode[] | undefined;
   for (;;) {
     phase = 'propagating';
+    const timed = (++transactionsCommitted & TIMED_TRANSACTION_MASK) === 0 && transactionObserver !== undefined;
+    const startedAt = timed ? performance.now() : 0;
     let invariantError: unknown;
     // An exception escaping a node (a broken contract such as a cycle found through fetch, or an engine
     // bug) must not leave the engine stuck in 'propagating': later nodes still run, delivery still happens,
@@ -171,7 +190,7 @@ function commit(): void {
           n.flush();
         } catch (e) {
           nodeError ??= e;
-          log().error('a collection failed while propagating a transaction', e);
+          log().error({ collection: n.name, err: e }, `collection ${JSON.stringify(n.name)} failed while propagating a transaction`);
         }
       }
       for (let n = syncDirty.pop(); n !== undefined; n = syncDirty.pop()) {
@@ -180,7 +199,7 @@ function commit(): void {
           n.evaluateSync();
         } catch (e) {
           nodeError ??= e;
-          log().error('a collection failed while settling its sync state', e);
+          log().error({ collection: n.name, err: e }, `collection ${JSON.stringify(n.name)} failed while settling its sync state`);
         }
       }
       if (touched.length > 0) {
@@ -217,6 +236,7 @@ function commit(): void {
       afterCommitLength = 0;
     }
     phase = 'idle';
+    if (timed) transactionObserver?.((performance.now() - startedAt) / 1000);
     if (invariantError !== undefined) {
       deferred = [];
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what a node threw, unchanged
@@ -242,7 +262,7 @@ function commit(): void {
         fn();
       } catch (e) {
         // Nobody is left to rethrow to: the caller that asked for this mutation has long returned.
-        log().error('a mutation deferred from a handler or transform threw', e);
+        log().error({ err: e }, 'a mutation deferred from a handler or transform threw');
       }
     }
   }

@@ -31,7 +31,7 @@ const parsed = new ParsedFilters();
  */
 export function buildDependency(
   source: InternalCollection<unknown>,
-  filters: readonly FetchFilter[],
+  filters: readonly FetchFilter<never>[],
   suppress?: (a: unknown, b: unknown) => boolean,
   previous?: Dependency,
 ): Dependency {
@@ -49,7 +49,7 @@ export function buildIndexedDependency(
   source: InternalCollection<unknown>,
   handle: IndexHandle<unknown>,
   key: string,
-  filters: readonly FetchFilter[],
+  filters: readonly FetchFilter<never>[],
   previous?: Dependency,
 ): Dependency {
   if (previous !== undefined && repeatsIndexed(previous, source, handle, key, filters)) return previous;
@@ -70,7 +70,7 @@ function repeatsIndexed(
   source: InternalCollection<unknown>,
   handle: IndexHandle<unknown>,
   key: string,
-  filters: readonly FetchFilter[],
+  filters: readonly FetchFilter<never>[],
 ): boolean {
   if (previous.source !== source || previous.indexHandle !== handle || previous.indexKey !== key || filters.length > 1) return false;
   const rare = previous.rare;
@@ -157,7 +157,7 @@ function sameRecord(a: Dependency, b: ParsedFilters): boolean {
   );
 }
 
-function applyFilter(d: ParsedFilters, f: FetchFilter): void {
+function applyFilter(d: ParsedFilters, f: FetchFilter<never>): void {
   switch (f.kind) {
     case 'keys':
       d.keys = f.keys;
@@ -175,7 +175,7 @@ function applyFilter(d: ParsedFilters, f: FetchFilter): void {
       d.selectsNonEmpty = f.labels;
       break;
     case 'generic':
-      d.generic = f.predicate;
+      d.generic = f.predicate as (o: unknown) => boolean; // the collection is of the type the predicate reads (fetch checks it)
       break;
   }
 }

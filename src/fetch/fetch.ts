@@ -14,7 +14,7 @@ import type { FetchFilter } from './filters.js';
  * @throws UsageError when `ctx` is not a transform's context, or when key and index filters are combined.
  * @example const svcs = fetch(ctx, services, filterIndex(byNamespace, pod.metadata.namespace), filterSelectsNonEmpty(podLabels));
  */
-export function fetch<T>(ctx: HandlerContext, c: Collection<T>, ...filters: FetchFilter[]): T[] {
+export function fetch<T>(ctx: HandlerContext, c: Collection<T>, ...filters: FetchFilter<NoInfer<T>>[]): T[] {
   const tc = trackingContext(ctx, 'fetch');
   const dep = buildDependency(internal(c, 'fetch') as never, filters, undefined, tc.candidate());
   tc.record(dep);
@@ -27,7 +27,7 @@ export function fetchIndexed<T>(
   c: Collection<T>,
   handle: IndexHandle<unknown>,
   key: string,
-  filters: readonly FetchFilter[],
+  filters: readonly FetchFilter<never>[],
 ): T[] {
   const tc = trackingContext(ctx, 'fetch');
   const dep = buildIndexedDependency(internal(c, 'Index.fetch') as never, handle, key, filters, tc.candidate());
@@ -39,7 +39,7 @@ export function fetchIndexed<T>(
  * Like `fetch`, for at most one object.
  * @throws UsageError when more than one object matches (naming the collection and the keys found).
  */
-export function fetchOne<T>(ctx: HandlerContext, c: Collection<T>, ...filters: FetchFilter[]): T | undefined {
+export function fetchOne<T>(ctx: HandlerContext, c: Collection<T>, ...filters: FetchFilter<NoInfer<T>>[]): T | undefined {
   const found = fetch(ctx, c, ...filters);
   if (found.length > 1) {
     const ic = internal(c, 'fetchOne');
@@ -55,7 +55,7 @@ export function fetchOne<T>(ctx: HandlerContext, c: Collection<T>, ...filters: F
 }
 
 /** `fetch` when `ctx` is given; a plain filtered list (no dependency) when it is undefined. */
-export function fetchOrList<T>(ctx: HandlerContext | undefined, c: Collection<T>, ...filters: FetchFilter[]): T[] {
+export function fetchOrList<T>(ctx: HandlerContext | undefined, c: Collection<T>, ...filters: FetchFilter<NoInfer<T>>[]): T[] {
   if (ctx !== undefined) return fetch(ctx, c, ...filters);
   return listMatching(buildDependency(internal(c, 'fetchOrList') as never, filters)) as T[];
 }
@@ -64,7 +64,12 @@ export function fetchOrList<T>(ctx: HandlerContext | undefined, c: Collection<T>
  * Fetches projections of the matching objects. An update whose projection is `equals` to the old one
  * recomputes nothing (adds and deletes always do). Reading anything outside the projection gives stale data.
  */
-export function partialFetch<T, S>(ctx: HandlerContext, c: Collection<T>, project: (t: T) => S, ...filters: FetchFilter[]): S[] {
+export function partialFetch<T, S>(
+  ctx: HandlerContext,
+  c: Collection<T>,
+  project: (t: T) => S,
+  ...filters: FetchFilter<NoInfer<T>>[]
+): S[] {
   const tc = trackingContext(ctx, 'partialFetch');
   if (typeof project !== 'function') throw new UsageError('partialFetch needs a projection function');
   const p = project as (t: unknown) => S;

@@ -7,15 +7,16 @@ import { UsageError } from '../core/errors.js';
  * A narrowing of a fetch, made by a `filter*` function: `kind` says which (`keys` from `filterKey`, `filterKeys`
  * and `filterObjectName`; `index` from `filterIndex`; `labels` from `filterLabel`; `selects`, `selectsNonEmpty`
  * and `generic` from `filterSelects`, `filterSelectsNonEmpty` and `filterGeneric`) and the other fields hold its
- * arguments. Different filters AND together; the same kind twice: the last wins.
+ * arguments. Different filters AND together; the same kind twice: the last wins. `T` is the object type a
+ * filter can read: `filterGeneric`'s predicate fixes it, every other filter fits any collection.
  */
-export type FetchFilter =
+export type FetchFilter<T = unknown> =
   | { readonly kind: 'keys'; readonly keys: readonly string[] }
   | { readonly kind: 'index'; readonly index: IndexLike; readonly key: string }
   | { readonly kind: 'labels'; readonly labels: Labels }
   | { readonly kind: 'selects'; readonly labels: Labels }
   | { readonly kind: 'selectsNonEmpty'; readonly labels: Labels }
-  | { readonly kind: 'generic'; readonly predicate: (o: unknown) => boolean };
+  | { readonly kind: 'generic'; readonly predicate: (o: T) => boolean };
 
 /** Anything `filterIndex` accepts: an `Index` built by `newIndex`. */
 export interface IndexLike {
@@ -63,6 +64,6 @@ export function filterSelectsNonEmpty(labels: Labels | undefined): FetchFilter {
 }
 
 /** Only objects for which `predicate` is true. */
-export function filterGeneric<T = unknown>(predicate: (o: T) => boolean): FetchFilter {
-  return { kind: 'generic', predicate: predicate as (o: unknown) => boolean };
+export function filterGeneric<T = unknown>(predicate: (o: T) => boolean): FetchFilter<T> {
+  return { kind: 'generic', predicate };
 }

@@ -7,6 +7,8 @@ import { equals } from '../core/equals.js';
 import { freezeInput } from '../core/freeze.js';
 import { mutate } from '../engine/transaction.js';
 import { SourceNode } from '../engine/sourceNode.js';
+import { log } from '../core/logger.js';
+import { trackInformer } from '../observe/liveComponents.js';
 import { collectionPath, type ResourceRef } from './resourcePath.js';
 import { listAll } from './listAll.js';
 import { ApiError } from './apiError.js';
@@ -82,7 +84,10 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     this.flushScheduler = opts?.scheduler ?? asapScheduler;
     this.timerScheduler = opts?.timerScheduler ?? asyncScheduler;
     this.start(opts);
-    if (!this.disposed) this.perform([{ kind: 'list' }]);
+    if (this.disposed) return;
+    const resource = `${ref.apiVersion}/${ref.kind}`;
+    this.leaveMetrics = trackInformer(this, () => ({ resource, collection: this, ...this.stats }));
+    this.perform([{ kind: 'list' }]);
   }
 
   private input(i: InformerInput): void {
@@ -181,6 +186,10 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     const first = !this.listedOnce;
     this.listedOnce = true;
     if (!first) this.stats.relists++;
+    log().info(
+      { collection: this.name, resource: this.path, objects: items.length, relist: !first },
+      `informer ${JSON.stringify(this.name)} ${first ? 'listed' : 'relisted'} ${items.length} object(s) from ${this.path}`,
+    );
     mutate(() => {
       const seen = new Set<string>();
       for (const value of items) {
@@ -244,6 +253,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
   private watch(resourceVersion: string): void {
     this.disarmHealthTimer();
     this.stats.watches++;
+    log().debug({ collection: this.name, resource: this.path }, `informer ${JSON.stringify(this.name)} watching ${this.path}`);
     this.connection.open({
       resourceVersion,
       allowWatchBookmarks: true,
@@ -316,7 +326,11 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> {
     });
   }
 
+  /** Leaves the set of running informers that metrics read. */
+  private leaveMetrics: (() => void) | undefined;
+
   protected override onDispose(): void {
+    this.leaveMetrics?.();
     this.input({ kind: 'stop' });
     // Pages not yet fetched are never asked for, and the one in flight is cut.
     this.listAbort?.abort(new Error(`informer ${this.name} stopped`));

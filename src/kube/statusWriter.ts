@@ -8,6 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { internal } from '../engine/internalCollection.js';
 import { log } from '../core/logger.js';
 import { allocateUid } from '../engine/uid.js';
+import { trackStatusWriter } from '../observe/liveComponents.js';
 import { onAbort } from '../engine/onAbort.js';
 import { backoffDelay, jitteredDelay, type BackoffPolicy } from './backoff.js';
 import { collectionPath } from './resourcePath.js';
@@ -139,8 +140,16 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
       return;
     }
     opts.debugger?.register(this);
+    const statusOf = statuses.name;
+    this.untrack = trackStatusWriter(this, () => {
+      const { writes, skipped, conflicts, failures, queued } = this.stats;
+      return { collection: statusOf, writes, skipped, conflicts, failures, queued };
+    });
     if (opts.stop !== undefined) onAbort(opts.stop, () => this.stop());
   }
+
+  /** Leaves the set of running writers that metrics read. */
+  private untrack: (() => void) | undefined;
 
   private get qps(): number {
     return this.opts.qps ?? 50;
@@ -296,11 +305,18 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     if (!retryable || attempt >= (this.opts.maxAttempts ?? 8)) {
       this.stats.failures++;
       this.attempts.delete(key);
-      log().error(`${this.name}: giving up on the status of ${key} after ${attempt} attempt(s)`, e);
+      log().error(
+        { statusWriter: this.name, key, attempts: attempt, err: e },
+        `${this.name}: giving up on the status of ${key} after ${attempt} attempt(s)`,
+      );
       return;
     }
     this.attempts.set(key, attempt);
     this.stats.retries++;
+    log().debug(
+      { statusWriter: this.name, key, attempt, status },
+      `${this.name}: retrying the status of ${key} (attempt ${attempt}, ${status === undefined ? 'no answer' : `HTTP ${status}`})`,
+    );
     this.retryTimers.get(key)?.unsubscribe();
     this.retryTimers.set(
       key,
@@ -339,6 +355,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     this.retryTimers.clear();
     this.refillTimer?.unsubscribe();
     this.opts.debugger?.unregister(this);
+    this.untrack?.();
     this.checkIdle();
   }
 

@@ -97,7 +97,7 @@ describe('DependencyIndex', () => {
     const isA = (c: ConfigMap): boolean => c.metadata.name === 'a';
     const isB = (c: ConfigMap): boolean => c.metadata.name === 'b';
     // Each pod label names the fetch its transform makes; the record must follow the filters exactly.
-    const fetches: Record<string, () => FetchFilter[]> = {
+    const fetches: Record<string, () => FetchFilter<ConfigMap>[]> = {
       none: () => [],
       labels: () => [filterLabel(web)],
       labelsAgain: () => [filterLabel(webAgain)],

@@ -4,7 +4,7 @@ import type { InternalCollection } from '../../engine/internalCollection.js';
 import { joinChildren, JoinNode } from './joinNode.js';
 
 class Join<T> extends JoinNode<T> {
-  constructor(children: InternalCollection<T>[], opts: CollectionOptions | undefined) {
+  constructor(children: InternalCollection<T>[], opts: CollectionOptions<never> | undefined) {
     super(children, opts, 'Join');
     this.initJoin(opts);
   }
@@ -19,6 +19,6 @@ class Join<T> extends JoinNode<T> {
  * winner loses the key, the next one takes over (an `update`).
  * @example const allServices = joinCollection([clusterServices, serviceEntries]);
  */
-export function joinCollection<T>(collections: readonly Collection<T>[], opts?: CollectionOptions): Collection<T> {
+export function joinCollection<T>(collections: readonly Collection<T>[], opts?: CollectionOptions<NoInfer<T>>): Collection<T> {
   return new Join<T>(joinChildren(collections, 'joinCollection'), opts);
 }

@@ -17,7 +17,7 @@ export function joinChildren<T>(collections: readonly Collection<T>[], call: str
 export abstract class JoinNode<T> extends KeyedView<T> {
   constructor(
     protected readonly children: readonly InternalCollection<T>[],
-    opts: CollectionOptions | undefined,
+    opts: CollectionOptions<never> | undefined,
     defaultName: string,
   ) {
     // Without a `key` option, key objects as the first child does: children built with their own `key`
@@ -27,7 +27,7 @@ export abstract class JoinNode<T> extends KeyedView<T> {
   }
 
   /** Subclasses call this at the end of their constructor, once `combine` can run. */
-  protected initJoin(opts: CollectionOptions | undefined): void {
+  protected initJoin(opts: CollectionOptions<never> | undefined): void {
     const keys = new Set<string>();
     for (const c of this.children) c.forEachKeyed((_v, k) => keys.add(k));
     this.init(opts, keys);

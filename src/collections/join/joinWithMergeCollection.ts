@@ -9,7 +9,7 @@ class MergeJoin<T> extends JoinNode<T> {
   constructor(
     children: InternalCollection<T>[],
     private readonly merge: (values: T[]) => T | undefined,
-    opts: CollectionOptions | undefined,
+    opts: CollectionOptions<never> | undefined,
   ) {
     super(children, opts, 'JoinWithMerge');
     this.initJoin(opts);
@@ -33,7 +33,7 @@ class MergeJoin<T> extends JoinNode<T> {
 export function joinWithMergeCollection<T>(
   collections: readonly Collection<T>[],
   merge: (values: T[]) => T | undefined,
-  opts?: CollectionOptions,
+  opts?: CollectionOptions<NoInfer<T>>,
 ): Collection<T> {
   const children = joinChildren(collections, 'joinWithMergeCollection');
   requireTransform(merge, 'joinWithMergeCollection', 'a merge function');

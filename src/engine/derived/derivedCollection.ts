@@ -20,6 +20,7 @@ import { derivedInconsistency } from './derivedInvariants.js';
 import type { KeyEntry } from './keyEntry.js';
 import { DerivedOutputs } from './derivedOutputs.js';
 import { dumpDerived } from './derivedDump.js';
+import { recordTransformTime, sampleTransformTimes, TRANSFORM_SAMPLE_MASK } from '../counters.js';
 
 /**
  * How many runs wait at most before they are settled: enough to load each half's code once for many inputs,
@@ -76,7 +77,7 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
   constructor(
     private readonly parent: InternalCollection<I>,
     private readonly transform: ManyTransform<I, O>,
-    opts: CollectionOptions | undefined,
+    opts: CollectionOptions<never> | undefined,
     defaultName: string,
     /** Singletons have no meaningful input key to report in errors. */
     private readonly keyedInputs = true,
@@ -255,11 +256,14 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
       this.removeInput(rec);
       return;
     }
-    this.counters.recomputations++;
+    const runs = ++this.counters.recomputations;
+    const sampled = sampleTransformTimes && (runs & TRANSFORM_SAMPLE_MASK) === 0;
     const ctx = this.contextFor(rec);
+    const startedAt = sampled ? performance.now() : 0;
     let result: unknown;
     try {
       result = this.transform(ctx, input);
+      if (sampled) recordTransformTime(this.counters, (performance.now() - startedAt) / 1000);
     } catch (e) {
       ctx.closed = true;
       if (deferred) this.settleRuns();

@@ -32,7 +32,7 @@ export abstract class DerivedOutputs<O> extends CollectionNode<O> implements Led
    */
   private readonly keysFollowNames: boolean;
 
-  constructor(opts: CollectionOptions | undefined, defaultName: string, parentDefaultKeyed: boolean) {
+  constructor(opts: CollectionOptions<never> | undefined, defaultName: string, parentDefaultKeyed: boolean) {
     super(opts, defaultName);
     this.keysFollowNames = this.defaultKeyed && parentDefaultKeyed;
     this.ledger = new OutputLedger<O>(this.entries, new LedgerHostOf<O>(this, this.eq));
