@@ -39,15 +39,19 @@ describe('newInformer backoff', () => {
   }
 
   it('should keep growing the backoff while every watch delivers an event and then fails, and start over once a watch stays healthy', async () => {
-    let rv = 1000;
+    // Each flap adds an object at the server's own resourceVersion: a version it never issued would make the
+    // healed watch answer 504 (too large resource version), as a real server does.
+    let n = 0;
+    let serverVersion = '';
     const flap = () => ({
       kind: 'stream' as const,
       lines: [
-        { type: 'ADDED', object: cm(`flap-${rv}`, String(++rv)) },
+        { type: 'ADDED', object: cm(`flap-${++n}`, serverVersion) },
         { type: 'ERROR', object: { kind: 'Status', code: 500, message: 'flap' } },
       ],
     });
     const { server, proxy, clock, informer, replica } = await setup({ backoff: { random: () => 1 } });
+    serverVersion = server.resourceVersion();
     const stopFlapping = proxy.on(watchOf('/configmaps'), flap);
     expect(await informer.waitUntilSynced()).toBe(true);
 

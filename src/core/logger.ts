@@ -44,18 +44,19 @@ export function consoleLogger(level: LogLevel = 'info'): Logger {
 }
 
 const silent: LogFn = () => {};
-let current: Logger = consoleLogger();
+// Until told otherwise, only what needs attention: a library should not fill its host's console.
+let current: Logger = consoleLogger('warn');
 const seen = new Set<string>();
 const SEEN_LIMIT = 10_000;
 
 /**
- * Replaces rxkrt's logger (pass nothing to restore the console logger at `info`). Levels the given logger
+ * Replaces rxkrt's logger (pass nothing to restore the console logger, which prints `warn` and `error`). Levels the given logger
  * lacks are dropped, so `{ warn, error }` is enough to hear only those.
  * @example setLogger(pino({ level: 'debug' }));
  */
 export function setLogger(logger?: Partial<Logger>): void {
   if (logger === undefined) {
-    current = consoleLogger();
+    current = consoleLogger('warn');
     return;
   }
   // Bound, so that a logger whose methods use `this` (pino's do) keeps working when called through ours.

@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import { DebugHandler, newCollection, newStaticCollection } from '../../../src/index.js';
 import { collectMetrics, startDebugServer, type DebugServer } from '../../../src/observe/index.js';
 import { parseScrape, valueOf } from '../../helpers/prometheus.js';
+import { captureLog } from '../../helpers/fixtures.js';
 
 interface Item {
   name: string;
@@ -106,7 +107,10 @@ describe('startDebugServer', () => {
       },
       { name: 'GraphOut', key: byName, stop: stop() },
     );
+    const log = captureLog();
     items.updateObject({ name: 'b', n: -1 });
+    log.restore();
+    expect(log.lines).toEqual([expect.stringContaining('bad n -1')]);
     const server = await start();
     const page = await get(server.url, '/debug/graph');
     expect(page.status).toBe(200);
