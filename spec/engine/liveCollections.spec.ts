@@ -9,10 +9,11 @@ describe('liveCollections', () => {
   it('should hold every kind of collection from construction until stop, in creation order', () => {
     const stop = new AbortController();
     const opts = (name: string) => ({ name, stop: stop.signal });
-    const a = newStaticCollection<{ id: string }>([{ id: 'x' }], { ...opts('live-a'), key: (o: { id: string }) => o.id });
-    const b = newCollection(a, (_ctx, o) => o, opts('live-b'));
-    mapCollection(b, (o) => o, opts('live-c'));
-    joinCollection([a, b], opts('live-d'));
+    const byId = (o: { id: string }): string => o.id;
+    const a = newStaticCollection<{ id: string }>([{ id: 'x' }], { ...opts('live-a'), key: byId });
+    const b = newCollection(a, (_ctx, o) => o, { ...opts('live-b'), key: byId });
+    mapCollection(b, (o) => o, { ...opts('live-c'), key: byId });
+    joinCollection([a, b], { ...opts('live-d'), key: byId });
     newIndex(a, 'id', (o) => [o.id]).asCollection(opts('live-e'));
     newSingleton(() => 1, opts('live-f'));
     const ours = names().filter((n) => n.startsWith('live-'));
@@ -26,7 +27,7 @@ describe('liveCollections', () => {
     const source = newStaticCollection<{ id: string }>([{ id: 'x' }], { key: (o: { id: string }) => o.id });
     for (let i = 0; i < 1000; i++) {
       const stop = new AbortController();
-      newCollection(source, (_ctx, o) => o, { stop: stop.signal });
+      newCollection(source, (_ctx, o) => o, { stop: stop.signal, key: (o) => o.id });
       stop.abort();
     }
     expect(liveCollections().length).toBe(before + 1);
