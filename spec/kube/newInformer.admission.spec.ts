@@ -1,10 +1,11 @@
 // newInformer against a server that sends what it should not: each bad object is rejected by name, the good ones stay.
-import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
-import { setLogger, type TransformError } from '../../src/index.js';
+import { type TransformError } from '../../src/index.js';
 import { newInformer, informerStats, RejectedObjectError, type InformerOptions, type ResourceRef } from '../../src/kube/index.js';
-import { Harness, Replica, expectConverged, serverVersions, until } from '../helpers/kube.js';
-import { listOf, startApiProxy, watchOf, type ApiProxy, type WatchLine } from '../helpers/apiProxy.js';
+import { Replica, expectConverged, serverVersions, until } from '../helpers/kube.js';
+import { listOf, watchOf, type WatchLine } from '../helpers/apiProxy.js';
+import { proxiedHarness } from '../helpers/proxiedHarness.js';
 
 const cm = (name: string, namespace = 'default', labels?: Record<string, string>): V1ConfigMap => ({
   apiVersion: 'v1',
@@ -21,14 +22,7 @@ function rejections(errors: readonly TransformError[]): RejectedObjectError[] {
 }
 
 describe('newInformer admission', () => {
-  const h = new Harness();
-  const proxies: ApiProxy[] = [];
-  afterEach(async () => {
-    await h.release();
-    await Promise.all(proxies.splice(0).map((p) => p.close()));
-  });
-  beforeAll(() => setLogger({ warn: () => {}, error: () => {} }));
-  afterAll(() => setLogger());
+  const { h, proxyTo } = proxiedHarness();
 
   /** A server with `names` in `default` (and `others` in `other`), a proxy in front, and an informer through it. */
   async function setup(ref: ResourceRef, names: string[], opts: InformerOptions = {}, others: string[] = []) {
@@ -38,8 +32,7 @@ describe('newInformer admission', () => {
     await core.createNamespace({ body: { metadata: { name: 'other' } } });
     for (const n of names) await core.createNamespacedConfigMap({ namespace: 'default', body: cm(n, 'default', { tier: 'web' }) });
     for (const n of others) await core.createNamespacedConfigMap({ namespace: 'other', body: cm(n, 'other', { tier: 'web' }) });
-    const proxy = await startApiProxy(server.url);
-    proxies.push(proxy);
+    const proxy = await proxyTo(server.url);
     const start = () => {
       const informer = newInformer<V1ConfigMap>(proxy.kubeConfig(), ref, { stop: h.stop(), backoff: FAST, ...opts });
       return { informer, replica: new Replica(informer) };

@@ -1,10 +1,10 @@
 // newInformer's backoff against a flapping server: it only starts over after a healthy watch, and it is jittered.
-import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
-import { setLogger } from '../../src/index.js';
 import { newInformer, informerStats, type InformerOptions } from '../../src/kube/index.js';
-import { Harness, Replica, until } from '../helpers/kube.js';
-import { listOf, startApiProxy, watchOf, type ApiProxy } from '../helpers/apiProxy.js';
+import { Replica, until } from '../helpers/kube.js';
+import { listOf, watchOf } from '../helpers/apiProxy.js';
+import { proxiedHarness } from '../helpers/proxiedHarness.js';
 import { ManualScheduler } from '../helpers/manualScheduler.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
@@ -16,14 +16,7 @@ const cm = (name: string, resourceVersion: string): V1ConfigMap => ({
 });
 
 describe('newInformer backoff', () => {
-  const h = new Harness();
-  const proxies: ApiProxy[] = [];
-  afterEach(async () => {
-    await h.release();
-    await Promise.all(proxies.splice(0).map((p) => p.close()));
-  });
-  beforeAll(() => setLogger({ warn: () => {}, error: () => {} }));
-  afterAll(() => setLogger());
+  const { h, proxyTo } = proxiedHarness();
 
   async function setup(opts: InformerOptions) {
     const server = await h.server();
@@ -31,8 +24,7 @@ describe('newInformer backoff', () => {
       .kubeConfig()
       .makeApiClient(CoreV1Api)
       .createNamespacedConfigMap({ namespace: 'default', body: cm('a', '') });
-    const proxy = await startApiProxy(server.url);
-    proxies.push(proxy);
+    const proxy = await proxyTo(server.url);
     const clock = new ManualScheduler();
     const informer = newInformer<V1ConfigMap>(proxy.kubeConfig(), CM, { stop: h.stop(), timerScheduler: clock, ...opts });
     return { server, proxy, clock, informer, replica: new Replica(informer) };

@@ -1,24 +1,17 @@
 // newInformer against a server that misbehaves at the HTTP level: silence, endless pages, 429s. Time is virtual.
-import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
-import { setLogger } from '../../src/index.js';
 import { newInformer, informerStats, PaginationError, RequestTimeoutError, type InformerOptions } from '../../src/kube/index.js';
-import { Harness, Replica, expectConverged, pause, serverVersions, until } from '../helpers/kube.js';
-import { listOf, startApiProxy, watchOf, type ApiProxy } from '../helpers/apiProxy.js';
+import { Replica, expectConverged, pause, serverVersions, until } from '../helpers/kube.js';
+import { listOf, watchOf } from '../helpers/apiProxy.js';
+import { proxiedHarness } from '../helpers/proxiedHarness.js';
 import { ManualScheduler } from '../helpers/manualScheduler.js';
 
 const cm = (name: string): V1ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: {} });
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 
 describe('newInformer against a misbehaving server', () => {
-  const h = new Harness();
-  const proxies: ApiProxy[] = [];
-  afterEach(async () => {
-    await h.release();
-    await Promise.all(proxies.splice(0).map((p) => p.close()));
-  });
-  beforeAll(() => setLogger({ warn: () => {}, error: () => {} }));
-  afterAll(() => setLogger());
+  const { h, proxyTo } = proxiedHarness();
 
   /** `n` ConfigMaps on a server, a proxy in front, and a virtual clock for the informer's timers. */
   async function setup(n: number) {
@@ -26,8 +19,7 @@ describe('newInformer against a misbehaving server', () => {
     const kc = server.kubeConfig();
     const core = kc.makeApiClient(CoreV1Api);
     for (let i = 0; i < n; i++) await core.createNamespacedConfigMap({ namespace: 'default', body: cm(`c${i}`) });
-    const proxy = await startApiProxy(server.url);
-    proxies.push(proxy);
+    const proxy = await proxyTo(server.url);
     const clock = new ManualScheduler();
     const stop = new AbortController();
     h.stop().addEventListener('abort', () => stop.abort());
