@@ -75,6 +75,9 @@ export async function soak(
       if (report.failed.length < 10) report.failed.push({ seed, message: (e instanceof Error ? e.message : String(e)).slice(0, 2000) });
     }
     report.seeds++;
+    // A macrotask between seeds: V8 keeps every object a WeakRef was made for alive until the microtask queue
+    // drains, and an await-only loop never lets it, so rxkrt's live-collection set would hold every seed's graph.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   report.heapEndMB = heapMB();
   report.minutes = Math.round((Date.now() - started) / 600) / 100;

@@ -14,7 +14,8 @@ export interface LiveCollection extends InternalCollection<unknown>, Dependent {
 }
 
 const live = new Set<WeakRef<LiveCollection>>();
-// A collection dropped without `stop` leaves when it is garbage collected.
+// A collection dropped without `stop` leaves when it is garbage collected. (V8 keeps each WeakRef's target
+// alive until the microtask queue next drains, so a loop that never yields to a macrotask holds what it built.)
 const collected = new FinalizationRegistry<WeakRef<LiveCollection>>((ref) => live.delete(ref));
 
 /** @internal Adds a collection; the returned function removes it (on dispose). */
