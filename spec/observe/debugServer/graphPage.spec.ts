@@ -57,7 +57,8 @@ describe('the /debug/graph page in Chromium, over the demo', () => {
     expect(await page.locator('path.edge').count()).toBeGreaterThan(4);
 
     await workloads.click();
-    await expect(page.locator('#detail-name').textContent()).resolves.toBe('Workloads');
+    // The panel fills in once the page has fetched the collection: wait for it rather than read it at once.
+    await page.locator('#detail-name', { hasText: /^Workloads$/ }).waitFor();
     await page.locator('#detail-dump', { hasText: '"outputs"' }).waitFor();
 
     // Churn keeps rewriting pods: the page must show the workloads being recomputed without a reload.
