@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
-import { oid } from '../../../src/apiserver/http/der.js';
+import { integer, oid } from '../../../src/apiserver/http/der.js';
 import { selfSignedCert } from '../../../src/apiserver/http/selfSignedCert.js';
 
 describe('selfSignedCert', () => {
@@ -35,5 +35,17 @@ describe('selfSignedCert', () => {
 describe('oid', () => {
   it('should encode arcs of more than seven bits in base 128', () => {
     expect(oid('1.2.840.10045.4.3.2').toString('hex')).toBe('06082a8648ce3d040302');
+  });
+
+  it('should encode integers minimally: leading zeros dropped, one added back before a set top bit', () => {
+    expect(integer(Buffer.from([0x00, 0x05])).toString('hex')).toBe('020105');
+    expect(integer(Buffer.from([0x00, 0x00, 0x85])).toString('hex')).toBe('02020085');
+    expect(integer(Buffer.from([0x85])).toString('hex')).toBe('02020085');
+    expect(integer(Buffer.from([0x00])).toString('hex')).toBe('020100');
+  });
+
+  it('should make certificates that parse whatever their random serial starts with', () => {
+    // 600 certificates: a serial starting with a zero byte (1 in 256) used to be refused as illegal padding.
+    for (let i = 0; i < 600; i++) expect(() => new X509Certificate(selfSignedCert(['localhost', '127.0.0.1']).certPem)).not.toThrow();
   });
 });

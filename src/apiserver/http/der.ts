@@ -16,10 +16,17 @@ export function set(...items: Buffer[]): Buffer {
   return tlv(0x31, ...items);
 }
 
-/** A non-negative INTEGER from its big-endian bytes (a leading zero is added when the top bit is set). */
+/**
+ * A non-negative INTEGER from its big-endian bytes, in DER's minimal form: leading zero bytes dropped (OpenSSL
+ * refuses them as "illegal padding"; a random serial starts with one in 1 of 256 certificates), and one zero
+ * added back when the top bit is set.
+ */
 export function integer(bytes: Buffer): Buffer {
-  const needsPad = bytes.length === 0 || (bytes[0]! & 0x80) !== 0;
-  return tlv(0x02, needsPad ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const minimal = bytes.subarray(start);
+  const needsPad = minimal.length === 0 || (minimal[0]! & 0x80) !== 0;
+  return tlv(0x02, needsPad ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
 }
 
 /** An OBJECT IDENTIFIER from its dotted form (`1.2.840.10045.4.3.2`). */
