@@ -19,3 +19,4 @@ export {
 } from './informerMachine.js';
 export { newStatusWriter, type StatusWriter, type StatusWriterOptions, type StatusWriterStats } from './statusWriter.js';
 export { mergePatchOf } from './mergePatchOf.js';
+export type { Gate } from './gate.js';

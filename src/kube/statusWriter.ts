@@ -1,5 +1,6 @@
 // The status writer: patches `.status` of objects to what a status collection computed, only when it differs.
 import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
+import type { Gate } from './gate.js';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Collection, CollectionDump, DebugRegistry, Registration } from '../core/types.js';
 import type { ObjectWithStatus } from '../collections/newStatusCollection.js';
@@ -42,6 +43,12 @@ export interface StatusWriterOptions {
    * `RequestTimeoutError`, counted in `stats.timeouts`). Default 60 000 ms.
    */
   requestTimeoutMs?: number;
+  /**
+   * Limits the writer to the keys this replica owns (leader election, the shard ring): a key it does not own is
+   * neither queued nor retried; when `changes$` emits, newly owned keys are written at once and queued work
+   * for lost keys is dropped unwritten.
+   */
+  gate?: Gate;
   /** Stops the writer: nothing new starts; patches in flight finish. */
   stop?: AbortSignal;
   /** A `DebugHandler` the writer joins, so its queue shows in `dump()`. */
@@ -68,6 +75,8 @@ export interface StatusWriterStats {
   inFlight: number;
   /** Keys waiting for a worker now. */
   queued: number;
+  /** Keys left alone because the `gate` said this replica does not own them. */
+  notOwned: number;
 }
 
 /** A running status writer. */
@@ -95,6 +104,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     timeouts: 0,
     inFlight: 0,
     queued: 0,
+    notOwned: 0,
   };
   /** Keys waiting for a worker, in arrival order; a key queued twice is written once. */
   private readonly queue = new Set<string>();
@@ -104,6 +114,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
   private readonly attempts = new Map<string, number>();
   private readonly retryTimers = new Map<string, Subscription>();
   private readonly registration: Registration;
+  private gateSubscription: Subscription | undefined;
   private readonly timers: SchedulerLike;
   private tokens: number;
   private lastRefill: number;
@@ -140,6 +151,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
       return;
     }
     opts.debugger?.register(this);
+    this.gateSubscription = opts.gate?.changes$.subscribe(() => this.ownershipChanged(keyFn));
     const statusOf = statuses.name;
     this.untrack = trackStatusWriter(this, () => {
       const { writes, skipped, conflicts, failures, queued } = this.stats;
@@ -155,8 +167,42 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     return this.opts.qps ?? 50;
   }
 
+  /** Picks up every key now owned, and drops queued or retrying work for keys no longer owned. */
+  private ownershipChanged(keyFn: (o: ObjectWithStatus<I, S>) => string): void {
+    if (this.stopped) return;
+    for (const key of [...this.queue, ...this.retryTimers.keys()]) if (!this.mayWrite(key)) this.drop(key);
+    for (const desired of this.statuses.list()) {
+      const key = keyFn(desired);
+      if (!this.queue.has(key) && !this.retryTimers.has(key) && this.opts.gate?.owns(key) !== false) this.enqueue(key);
+    }
+    this.stats.queued = this.queue.size;
+    this.checkIdle();
+  }
+
+  /** Whether the gate (if any) lets this replica write `key`; counts the refusals. */
+  private mayWrite(key: string): boolean {
+    if (this.opts.gate === undefined || this.opts.gate.owns(key)) return true;
+    this.stats.notOwned++;
+    return false;
+  }
+
+  /** Forgets every pending piece of work on `key` (queue, retry, attempts) without writing it. */
+  private drop(key: string): void {
+    this.queue.delete(key);
+    this.retryTimers.get(key)?.unsubscribe();
+    this.retryTimers.delete(key);
+    this.attempts.delete(key);
+    this.dirtyWhileActive.delete(key);
+  }
+
   private enqueue(key: string): void {
     if (this.stopped) return;
+    if (!this.mayWrite(key)) {
+      this.drop(key);
+      this.stats.queued = this.queue.size;
+      this.checkIdle();
+      return;
+    }
     // A write from the latest view supersedes a pending retry: the retry would repeat it later from the
     // view it had then, which may by now be stale (a pointless 409, or a status that was already written).
     const retry = this.retryTimers.get(key);
@@ -185,7 +231,8 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
   private pump(): void {
     while (!this.stopped && this.queue.size > 0) {
       const key = this.queue.values().next().value as string;
-      const desired = this.needsWrite(key);
+      // Ownership is checked again at the last moment: it may have moved while the key waited.
+      const desired = this.mayWrite(key) ? this.needsWrite(key) : undefined;
       if (desired === undefined) {
         // Nothing to send: settled here, without a worker slot or a rate-limit token (a restart over
         // thousands of objects whose status is already right must not take thousands / qps seconds).
@@ -349,6 +396,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     if (this.stopped) return;
     this.stopped = true;
     this.registration.unregister();
+    this.gateSubscription?.unsubscribe();
     this.queue.clear();
     this.stats.queued = 0;
     for (const t of this.retryTimers.values()) t.unsubscribe();
