@@ -1,5 +1,5 @@
 // Live queries: fetch outside any transform, as an Observable that emits when a change touches its result.
-import { Observable } from 'rxjs';
+import { Observable, map } from 'rxjs';
 import type { Collection, HandlerContext } from '../core/types.js';
 import { equals as defaultEquals } from '../core/equals.js';
 import { internal, requireTransform } from '../engine/internalCollection.js';
@@ -46,11 +46,9 @@ function live<R>(
  */
 export function query$<T>(c: Collection<T>, ...filters: FetchFilter<NoInfer<T>>[]): Observable<T[]> {
   internal(c, 'query$');
-  return new Observable<T[]>((subscriber) =>
-    live<readonly T[]>('query$', c, (ctx) => fetch(ctx, c, ...filters), sameElements).subscribe({
-      next: (v) => subscriber.next(v === undefined ? [] : [...v]),
-      error: (e: unknown) => subscriber.error(e),
-    }),
+  // A copy per emission: the fetched list is the engine's, and subscribers may sort or splice what they get.
+  return live<readonly T[]>('query$', c, (ctx) => fetch(ctx, c, ...filters), sameElements).pipe(
+    map((v) => (v === undefined ? [] : [...v])),
   );
 }
 
