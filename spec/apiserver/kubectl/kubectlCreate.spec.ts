@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { selfSignedCert } from '../../../src/apiserver/http/selfSignedCert.js';
+import { startKubectlSession, type KubectlSession } from './kubectl.js';
+
+interface CapturedCase {
+  name: string;
+  args: string[];
+  json: Record<string, unknown> | null;
+}
+
+// The commands whose protobuf bodies the decoding spec replays, with what kubectl printed for each on a dry run.
+const fixture = JSON.parse(readFileSync(new URL('../apimachinery/protobuf/kubectlBodies.json', import.meta.url), 'utf8')) as {
+  cases: CapturedCase[];
+};
+
+/** The dry-run JSON as a pattern for the stored object: the server sets what kubectl left null. */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k, v]) => v !== null || k !== 'creationTimestamp')
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
+}
+
+describe('kubectl create (protobuf bodies)', () => {
+  let s: KubectlSession;
+  const cert = selfSignedCert(['demo.example.com']);
+
+  beforeAll(async () => {
+    s = await startKubectlSession();
+    writeFileSync(join(s.dir, 'tls.crt'), cert.certPem);
+    writeFileSync(join(s.dir, 'tls.key'), cert.keyPem);
+    await s.ok(['create', 'namespace', 'demo']);
+  });
+  afterAll(() => s.close());
+
+  it('should create a namespace from kubectl create namespace', async () => {
+    const ns = JSON.parse(await s.ok(['get', 'namespace', 'demo', '-o', 'json'])) as { metadata: { name: string; uid: string } };
+    expect(ns).toMatchObject({ kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'demo' } });
+    expect(ns.metadata.uid).not.toBe('');
+  });
+
+  const creates = fixture.cases.filter((c) => c.args[0] === 'create' && c.name !== 'namespace');
+  it.each(creates.map((c) => [c.args.join(' ').replaceAll('$TMP', '…'), c] as const))('should run kubectl %s', async (_, c) => {
+    const args = c.args.map((a) => a.replace('$TMP', s.dir));
+    // Flags go before `--`, after which come the container's command.
+    const end = args.includes('--') ? args.indexOf('--') : args.length;
+    const command = [...args.slice(0, end), '-o', 'json', ...args.slice(end)];
+    const created = JSON.parse(await s.ok(['-n', 'demo', ...command])) as { kind: string; metadata: { name: string } };
+    const expected =
+      c.name === 'secret tls'
+        ? {
+            kind: 'Secret',
+            type: 'kubernetes.io/tls',
+            data: { 'tls.crt': Buffer.from(cert.certPem).toString('base64'), 'tls.key': Buffer.from(cert.keyPem).toString('base64') },
+          }
+        : withoutNulls(c.json);
+    expect(created).toMatchObject(expected as Record<string, unknown>);
+    // What get answers is what create answered: the object was stored as decoded.
+    const kind = created.kind.toLowerCase();
+    const got = JSON.parse(await s.ok(['-n', 'demo', 'get', kind, created.metadata.name, '-o', 'json'])) as unknown;
+    expect(got).toEqual(created);
+  });
+
+  it('should create a Pod with kubectl run (a JSON body)', async () => {
+    const pod = JSON.parse(
+      await s.ok(['-n', 'demo', 'run', 'p1', '--image=nginx', '--labels=app=web', '--port=80', '-o', 'json']),
+    ) as unknown;
+    expect(pod).toMatchObject({ kind: 'Pod', metadata: { name: 'p1', namespace: 'demo', labels: { app: 'web' } } });
+    expect(pod).toMatchObject({ spec: { containers: [{ name: 'p1', image: 'nginx', ports: [{ containerPort: 80 }] }] } });
+  });
+});
