@@ -17,7 +17,7 @@ export interface KubectlResult {
 export interface KubectlWatch {
   /** Resolves once the output holds `text`; rejects after `timeoutMs`. */
   waitFor(text: string, timeoutMs?: number): Promise<string>;
-  /** Stops kubectl and resolves with its exit signal or code. */
+  /** Stops kubectl (SIGTERM) and resolves once it has exited, with its exit signal or code. */
   stop(): Promise<string>;
 }
 

@@ -29,6 +29,7 @@ function withoutNulls(value: unknown): unknown {
 describe('kubectl create (protobuf bodies)', () => {
   let s: KubectlSession;
   const cert = selfSignedCert(['demo.example.com']);
+  const made: string[] = [];
 
   beforeAll(async () => {
     s = await startKubectlSession();
@@ -64,6 +65,16 @@ describe('kubectl create (protobuf bodies)', () => {
     const kind = created.kind.toLowerCase();
     const got = JSON.parse(await s.ok(['-n', 'demo', 'get', kind, created.metadata.name, '-o', 'json'])) as unknown;
     expect(got).toEqual(created);
+    made.push(`${kind}/${created.metadata.name}`);
+  });
+
+  it('should delete everything it created in one kubectl delete', async () => {
+    expect(made.length).toBe(creates.length);
+    const out = await s.ok(['-n', 'demo', 'delete', ...made]);
+    expect(out.trim().split('\n')).toHaveLength(made.length);
+    const left = await s.kubectl(['-n', 'demo', 'get', ...made, '-o', 'name']);
+    expect(left.stdout).toBe('');
+    expect(left.stderr.match(/\(NotFound\)/g)).toHaveLength(made.length);
   });
 
   it('should create a Pod with kubectl run (a JSON body)', async () => {
