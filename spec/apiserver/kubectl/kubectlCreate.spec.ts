@@ -1,30 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { selfSignedCert } from '../../../src/apiserver/http/selfSignedCert.js';
+import { kubectlFixture, withoutNullTimestamps } from '../apimachinery/protobuf/kubectlFixture.js';
 import { startKubectlSession, type KubectlSession } from './kubectl.js';
 
-interface CapturedCase {
-  name: string;
-  args: string[];
-  json: Record<string, unknown> | null;
-}
-
-// The commands whose protobuf bodies the decoding spec replays, with what kubectl printed for each on a dry run.
-const fixture = JSON.parse(readFileSync(new URL('../apimachinery/protobuf/kubectlBodies.json', import.meta.url), 'utf8')) as {
-  cases: CapturedCase[];
-};
-
-/** The dry-run JSON as a pattern for the stored object: the server sets what kubectl left null. */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([k, v]) => v !== null || k !== 'creationTimestamp')
-      .map(([k, v]) => [k, withoutNulls(v)]),
-  );
-}
+const fixture = kubectlFixture;
 
 describe('kubectl create (protobuf bodies)', () => {
   let s: KubectlSession;
@@ -59,7 +40,7 @@ describe('kubectl create (protobuf bodies)', () => {
             type: 'kubernetes.io/tls',
             data: { 'tls.crt': Buffer.from(cert.certPem).toString('base64'), 'tls.key': Buffer.from(cert.keyPem).toString('base64') },
           }
-        : withoutNulls(c.json);
+        : withoutNullTimestamps(c.json);
     expect(created).toMatchObject(expected as Record<string, unknown>);
     // What get answers is what create answered: the object was stored as decoded.
     const kind = created.kind.toLowerCase();

@@ -1,23 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from '../../../../src/apiserver/apimachinery/protobuf/decodeProtobufObject.js';
+import { kubectlFixture } from './kubectlFixture.js';
 import { k8sProtoRoot } from '../../../../src/apiserver/apimachinery/protobuf/protoMessages.js';
 import { StatusError } from '../../../../src/apiserver/apimachinery/statusError.js';
 
-interface CapturedCase {
-  name: string;
-  args: string[];
-  contentType: string;
-  body: string;
-  /** What `--dry-run=client -o json` printed; null for a command without a dry run. */
-  json: Record<string, unknown> | null;
-}
-
-// Captured from kubectl by tools/captureKubectlBodies.mjs: each body with the JSON kubectl prints for it.
-const fixture = JSON.parse(readFileSync(new URL('./kubectlBodies.json', import.meta.url), 'utf8')) as {
-  kubectl: string;
-  cases: CapturedCase[];
-};
+const fixture = kubectlFixture;
 
 describe('decodeProtobufObject on bodies kubectl sent', () => {
   it('should hold a body for every kind kubectl create makes', () => {
