@@ -1,7 +1,10 @@
 // Captures the protobuf bodies kubectl sends for imperative creates, with the JSON kubectl prints for the same
 // command under --dry-run=client -o json, into the fixture the protobuf decoding spec replays.
 //
-//   node tools/captureKubectlBodies.mjs   (needs kubectl and openssl on PATH)
+//   node tools/captureKubectlBodies.mjs && npx prettier --write spec/apiserver/apimachinery/protobuf/kubectlBodies.json
+//
+// It needs kubectl and openssl on PATH. The TLS key pair and the debug Pod's name are fresh on each run.
+import { Buffer } from 'node:buffer';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,7 +16,27 @@ const fixture = join(dirname(fileURLToPath(import.meta.url)), '../spec/apiserver
 const dir = mkdtempSync(join(tmpdir(), 'rxkrt-capture-'));
 const cert = join(dir, 'tls.crt');
 const key = join(dir, 'tls.key');
-execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '3650', '-subj', '/CN=demo.example.com', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+execFileSync(
+  'openssl',
+  [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '3650',
+    '-subj',
+    '/CN=demo.example.com',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+  ],
+  { stdio: 'ignore' },
+);
 
 /** Each case: a name and kubectl's arguments (namespace `demo`). */
 const CASES = [
@@ -21,7 +44,19 @@ const CASES = [
   ['configmap', ['create', 'configmap', 'cm1', '--from-literal=a=b', '--from-literal=empty=']],
   ['secret generic', ['create', 'secret', 'generic', 's1', '--from-literal=user=admin', '--from-literal=blank=', '--type=Opaque']],
   ['secret tls', ['create', 'secret', 'tls', 'tls1', `--cert=${cert}`, `--key=${key}`]],
-  ['secret docker-registry', ['create', 'secret', 'docker-registry', 'reg', '--docker-server=r.example.com', '--docker-username=u', '--docker-password=p', '--docker-email=u@example.com']],
+  [
+    'secret docker-registry',
+    [
+      'create',
+      'secret',
+      'docker-registry',
+      'reg',
+      '--docker-server=r.example.com',
+      '--docker-username=u',
+      '--docker-password=p',
+      '--docker-email=u@example.com',
+    ],
+  ],
   ['serviceaccount', ['create', 'serviceaccount', 'sa1']],
   ['service clusterip', ['create', 'service', 'clusterip', 'web', '--tcp=80:8080', '--tcp=443:https']],
   ['service clusterip headless', ['create', 'service', 'clusterip', 'headless', '--clusterip=None']],
@@ -41,7 +76,18 @@ const CASES = [
   ['priorityclass', ['create', 'priorityclass', 'high', '--value=1000', '--description=important', '--preemption-policy=Never']],
   ['poddisruptionbudget min-available', ['create', 'poddisruptionbudget', 'pdb1', '--selector=app=web', '--min-available=50%']],
   ['poddisruptionbudget max-unavailable', ['create', 'poddisruptionbudget', 'pdb2', '--selector=app=web', '--max-unavailable=1']],
-  ['ingress', ['create', 'ingress', 'ing', '--class=nginx', '--rule=foo.example.com/bar*=svc1:8080,tls=my-cert', '--default-backend=defsvc:http', '--annotation=a=b']],
+  [
+    'ingress',
+    [
+      'create',
+      'ingress',
+      'ing',
+      '--class=nginx',
+      '--rule=foo.example.com/bar*=svc1:8080,tls=my-cert',
+      '--default-backend=defsvc:http',
+      '--annotation=a=b',
+    ],
+  ],
 ];
 // `kubectl run` sends JSON; `kubectl debug node/…` creates its Pod through the typed client, so as protobuf. It has
 // no --dry-run, so its case carries no printed JSON: the spec checks what the command is documented to build.
@@ -65,44 +111,56 @@ const DISCOVERY = {
 };
 
 let captured;
+/** The POST kubectl sent since the last call; fails when it sent none. */
+const takeCaptured = (name) => {
+  const body = captured;
+  captured = undefined;
+  if (body === undefined) throw new Error(`${name}: kubectl sent no POST`);
+  return body;
+};
 const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
-    if (req.method === 'POST') captured = { contentType: req.headers['content-type'], path: req.url, body: Buffer.concat(chunks).toString('base64') };
+    if (req.method === 'POST')
+      captured = { contentType: req.headers['content-type'], path: req.url, body: Buffer.concat(chunks).toString('base64') };
     const doc = req.method === 'GET' ? DISCOVERY[req.url.split('?')[0]] : undefined;
     res.writeHead(doc ? 200 : 404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(doc ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'captured' }));
+    res.end(
+      JSON.stringify(doc ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'captured' }),
+    );
   });
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const kubeconfig = join(dir, 'kubeconfig');
 const url = `http://127.0.0.1:${server.address().port}`;
-writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${url}\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: c\n  context: {cluster: c, user: u, namespace: demo}\ncurrent-context: c\n`);
+writeFileSync(
+  kubeconfig,
+  `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${url}\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: c\n  context: {cluster: c, user: u, namespace: demo}\ncurrent-context: c\n`,
+);
 
 // Asynchronous, so this process's server answers while kubectl waits for it.
 const kubectl = (args) =>
   new Promise((resolve) =>
-    execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ error, stdout, stderr })),
+    execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ error, stdout, stderr }),
+    ),
   );
 
 const out = [];
 for (const [name, args] of CASES) {
-  captured = undefined;
   await kubectl(args);
-  if (!captured) throw new Error(`${name}: kubectl sent no POST`);
+  const body = takeCaptured(name);
   const dashDash = args.indexOf('--');
   const flags = ['--dry-run=client', '-o', 'json'];
   const dryArgs = dashDash < 0 ? [...args, ...flags] : [...args.slice(0, dashDash), ...flags, ...args.slice(dashDash)];
   const dry = await kubectl(dryArgs);
   if (dry.error) throw new Error(`${name}: dry run failed: ${dry.stderr}`);
-  out.push({ name, args: args.map((a) => a.replace(dir, '$TMP')), ...captured, json: JSON.parse(dry.stdout) });
+  out.push({ name, args: args.map((a) => a.replace(dir, '$TMP')), ...body, json: JSON.parse(dry.stdout) });
 }
 for (const [name, args] of NO_DRY_RUN) {
-  captured = undefined;
   await kubectl(args);
-  if (!captured) throw new Error(`${name}: kubectl sent no POST`);
-  out.push({ name, args, ...captured, json: null });
+  out.push({ name, args, ...takeCaptured(name), json: null });
 }
 server.close();
 rmSync(dir, { recursive: true, force: true });

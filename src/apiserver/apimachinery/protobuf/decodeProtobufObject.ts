@@ -49,7 +49,8 @@ export function decodeProtobufObject(body: Uint8Array): JsonObject {
   const encoding = typeof envelope.contentEncoding === 'string' ? envelope.contentEncoding : '';
   if (encoding !== '')
     throw badRequest(`${kind} in version ${JSON.stringify(apiVersion)}: content encoding ${JSON.stringify(encoding)} is not supported`);
-  const messageName = K8S_PROTO_KINDS[`${apiVersion}/${kind}`];
+  const key = `${apiVersion}/${kind}`;
+  const messageName = Object.hasOwn(K8S_PROTO_KINDS, key) ? K8S_PROTO_KINDS[key] : undefined;
   if (messageName === undefined) {
     throw new StatusError(
       415,
