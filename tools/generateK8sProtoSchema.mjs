@@ -194,7 +194,7 @@ for (const [pkg, types] of [...byPackage].sort(([a], [b]) => a.localeCompare(b))
   writeFileSync(
     join(outDir, `${name}.ts`),
     header(`the messages of ${pkg} the built-in kinds reach (names, numbers, types, Go JSON tags)`) +
-      `import type { ProtoMessages } from '../protoMessages.js';\n\n` +
+      `import type { ProtoMessages } from '../protoSchema.js';\n\n` +
       `/** The messages of \`${pkg}\` that the decodable kinds reach. */\n` +
       `// prettier-ignore\nexport const ${name}: ProtoMessages = {\n${lines.join('\n')}\n};\n`,
   );
@@ -204,7 +204,7 @@ writeFileSync(
   join(outDir, 'index.ts'),
   header('the packages and the kinds a protobuf body may carry') +
     written.map(([, n]) => `import { ${n} } from './${n}.js';\n`).join('') +
-    `import type { ProtoMessages } from '../protoMessages.js';\n\n` +
+    `import type { ProtoMessages } from '../protoSchema.js';\n\n` +
     `/** Every generated package, by its protobuf package name. */\n` +
     `export const K8S_PROTO_PACKAGES: Readonly<Record<string, ProtoMessages>> = {\n` +
     written.map(([p, n]) => `  '${p}': ${n},\n`).join('') +

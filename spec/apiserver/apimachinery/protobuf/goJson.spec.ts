@@ -11,7 +11,7 @@ import { GoJsonError, messageToGoJson } from '../../../../src/apiserver/apimachi
 //     Raw []byte `json:"raw"`; Inner Inner `json:"inner,omitempty"`; Ptr *Inner `json:"ptr,omitempty"`
 //     Nil *Inner `json:"nil"`; Inner `json:",inline"` (as `embedded`); Renamed string `json:"other"`
 //   }
-const root = protobuf.Root.fromJSON({
+const outerJson = {
   nested: {
     Inner: { edition: 'proto2', fields: { note: { type: 'string', id: 1, options: { omitempty: true } } } },
     Outer: {
@@ -35,7 +35,9 @@ const root = protobuf.Root.fromJSON({
       },
     },
   },
-});
+};
+// Map fields carry a keyType, which protobufjs's IField type leaves out.
+const root = protobuf.Root.fromJSON(outerJson as protobuf.INamespace);
 const outer = root.lookupType('Outer');
 
 /** Encodes then decodes, so presence is what the wire says. */
@@ -84,7 +86,7 @@ describe('messageToGoJson', () => {
   });
 
   it('should name the JSON path of a field it cannot write', () => {
-    const root2 = protobuf.Root.fromJSON({
+    const limitsJson = {
       nested: {
         k8s: {
           nested: {
@@ -105,8 +107,8 @@ describe('messageToGoJson', () => {
         },
         Limits: { edition: 'proto2', fields: { max: { keyType: 'string', type: 'k8s.io.apimachinery.pkg.api.resource.Quantity', id: 1 } } },
       },
-    });
-    const limits = root2.lookupType('Limits');
+    };
+    const limits = protobuf.Root.fromJSON(limitsJson as protobuf.INamespace).lookupType('Limits');
     const message = limits.decode(limits.encode(limits.fromObject({ max: { cpu: { string: '2 cores' } } })).finish());
     expect(() => messageToGoJson(limits, message as unknown as Record<string, unknown>)).toThrow(
       new GoJsonError('max[cpu]', 'quantity "2 cores" is malformed'),

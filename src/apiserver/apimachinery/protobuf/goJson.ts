@@ -1,7 +1,7 @@
 // Decoded protobuf messages turned into the JSON a Go client would have sent for the same object.
 import protobuf from 'protobufjs';
 import type { JsonObject, JsonValue } from '../json.js';
-import type { GoJsonOptions } from './protoMessages.js';
+import type { GoJsonOptions } from './protoSchema.js';
 
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 // Types with a JSON form of their own in Go (a MarshalJSON method), by protobuf full name.

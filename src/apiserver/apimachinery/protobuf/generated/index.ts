@@ -14,7 +14,7 @@ import { resource } from './resource.js';
 import { metaV1 } from './metaV1.js';
 import { runtime } from './runtime.js';
 import { intstr } from './intstr.js';
-import type { ProtoMessages } from '../protoMessages.js';
+import type { ProtoMessages } from '../protoSchema.js';
 
 /** Every generated package, by its protobuf package name. */
 export const K8S_PROTO_PACKAGES: Readonly<Record<string, ProtoMessages>> = {
