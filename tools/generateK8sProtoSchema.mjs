@@ -67,6 +67,8 @@ const KINDS = {
   'discovery.k8s.io/v1': ['k8s.io.api.discovery.v1', ['EndpointSlice']],
   'events.k8s.io/v1': ['k8s.io.api.events.v1', ['Event']],
   'autoscaling/v2': ['k8s.io.api.autoscaling.v2', ['HorizontalPodAutoscaler']],
+  // The body of a DELETE; clients label it with their own group version too, which the decoder allows.
+  'meta.k8s.io/v1': ['k8s.io.apimachinery.pkg.apis.meta.v1', ['DeleteOptions']],
 };
 
 /** Messages with JSON forms of their own (MarshalJSON in Go): decoded by hand-written rules, not walked. */

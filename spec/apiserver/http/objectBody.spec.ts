@@ -106,6 +106,20 @@ describe('readObjectBody', () => {
     expect(json.message).toContain('Widget is a custom resource, which has no protobuf form');
   });
 
+  it("should read protobuf DeleteOptions on DELETE, labelled with the resource's group version", async () => {
+    const created = await request<{ metadata: { uid: string } }>(server.url, 'POST', '/api/v1/namespaces/demo/configmaps', {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'doomed' } },
+    });
+    const options = (uid: string) =>
+      protobufBody('v1', 'DeleteOptions', 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions', { preconditions: { uid } });
+    const wrong = await send(server, 'DELETE', '/api/v1/namespaces/demo/configmaps/doomed', options('not-the-uid'));
+    expect(wrong.status).toBe(409);
+    expect(wrong.json.message).toContain('not-the-uid');
+    const right = await send(server, 'DELETE', '/api/v1/namespaces/demo/configmaps/doomed', options(created.json.metadata.uid));
+    expect(right.status).toBe(200);
+    expect((await request(server.url, 'GET', '/api/v1/namespaces/demo/configmaps/doomed')).status).toBe(404);
+  });
+
   it('should still take JSON on the same routes', async () => {
     const body = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain' } }));
     expect((await send(server, 'POST', '/api/v1/namespaces/demo/configmaps', body, 'application/json')).status).toBe(201);

@@ -1,4 +1,4 @@
-// The object body of a create or an update: JSON (or YAML), or Kubernetes protobuf for a built-in kind.
+// Request bodies of writes: JSON (or YAML), or Kubernetes protobuf for built-in kinds and DeleteOptions.
 import type { IncomingMessage } from 'node:http';
 import type { JsonValue } from '../apimachinery/json.js';
 import { readJsonBody } from '../apimachinery/jsonBodies.js';
@@ -15,8 +15,7 @@ import type { ResourceType } from '../kinds/resourceType.js';
  *   to a custom resource.
  */
 export async function readObjectBody(req: IncomingMessage, rt: ResourceType): Promise<JsonValue | undefined> {
-  const media = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (media !== PROTOBUF_MEDIA_TYPE) return readJsonBody(req);
+  if (mediaTypeOf(req) !== PROTOBUF_MEDIA_TYPE) return readJsonBody(req);
   if (rt.custom) {
     throw new StatusError(
       415,
@@ -25,4 +24,18 @@ export async function readObjectBody(req: IncomingMessage, rt: ResourceType): Pr
     );
   }
   return readProtobufBody(req);
+}
+
+/**
+ * Reads the `DeleteOptions` a DELETE may carry: JSON, or Kubernetes protobuf (which typed Go clients send),
+ * on any resource, custom ones included.
+ *
+ * @throws StatusError as {@link readJsonBody} and {@link readProtobufBody} do.
+ */
+export async function readOptionsBody(req: IncomingMessage): Promise<JsonValue | undefined> {
+  return mediaTypeOf(req) === PROTOBUF_MEDIA_TYPE ? readProtobufBody(req) : readJsonBody(req);
+}
+
+function mediaTypeOf(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }

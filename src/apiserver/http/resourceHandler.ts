@@ -14,7 +14,7 @@ import type { WatchHub } from '../watch/watchHub.js';
 import { readJsonBody, sendJson } from '../apimachinery/jsonBodies.js';
 import type { Route } from './router.js';
 import { checkAcceptsJson } from './acceptNegotiation.js';
-import { readObjectBody } from './objectBody.js';
+import { readObjectBody, readOptionsBody } from './objectBody.js';
 
 type ResourceRoute = Extract<Route, { type: 'resource' }>;
 
@@ -69,7 +69,7 @@ export async function handleResource(
     return sendJson(res, created ? 201 : 200, present(object, rt));
   }
   if (method === 'DELETE' && !subresource) {
-    const preconditions = deletePreconditions(await readJsonBody(req));
+    const preconditions = deletePreconditions(await readOptionsBody(req));
     if (name !== undefined) return sendJson(res, 200, present(deleteObject(state, rt, namespace, name, { dryRun, preconditions }), rt));
     // deletecollection: delete whatever the selectors pick, answer with the deleted objects.
     const list = listObjects(state, rt, namespace, parseListOptions(rt, params));

@@ -246,6 +246,21 @@ describe('decodeProtobufObject', () => {
     );
   });
 
+  it('should decode DeleteOptions under any group version, as clients label it with theirs', () => {
+    const raw = encode('k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions', {
+      gracePeriodSeconds: 0,
+      propagationPolicy: 'Foreground',
+      dryRun: ['All'],
+    });
+    expect(decodeProtobufObject(envelope('apps/v1', 'DeleteOptions', raw))).toEqual({
+      kind: 'DeleteOptions',
+      apiVersion: 'apps/v1',
+      gracePeriodSeconds: 0,
+      propagationPolicy: 'Foreground',
+      dryRun: ['All'],
+    });
+  });
+
   it('should decode an empty object message to the zero object', () => {
     expect(decodeProtobufObject(envelope('v1', 'Namespace', new Uint8Array()))).toEqual({
       kind: 'Namespace',

@@ -49,7 +49,8 @@ export function decodeProtobufObject(body: Uint8Array): JsonObject {
   const encoding = typeof envelope.contentEncoding === 'string' ? envelope.contentEncoding : '';
   if (encoding !== '')
     throw badRequest(`${kind} in version ${JSON.stringify(apiVersion)}: content encoding ${JSON.stringify(encoding)} is not supported`);
-  const key = `${apiVersion}/${kind}`;
+  // client-go labels DeleteOptions with the group version of the resource it deletes; there is one message.
+  const key = kind === 'DeleteOptions' ? 'meta.k8s.io/v1/DeleteOptions' : `${apiVersion}/${kind}`;
   const messageName = Object.hasOwn(K8S_PROTO_KINDS, key) ? K8S_PROTO_KINDS[key] : undefined;
   if (messageName === undefined) {
     throw new StatusError(

@@ -70,4 +70,5 @@ export const K8S_PROTO_KINDS: Readonly<Record<string, string>> = {
   'discovery.k8s.io/v1/EndpointSlice': 'k8s.io.api.discovery.v1.EndpointSlice',
   'events.k8s.io/v1/Event': 'k8s.io.api.events.v1.Event',
   'autoscaling/v2/HorizontalPodAutoscaler': 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler',
+  'meta.k8s.io/v1/DeleteOptions': 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions',
 };
