@@ -13,7 +13,13 @@ export default tseslint.config(
       parserOptions: {
         // Plain .mjs/.cjs scripts join a default project; a dozen small files cost the lint little.
         projectService: {
-          allowDefaultProject: ['eslint.config.js', 'spec/soak/soak.mjs', 'spec/package/*.mjs', 'spec/package/fixture/*.?js'],
+          allowDefaultProject: [
+            'eslint.config.js',
+            'spec/soak/soak.mjs',
+            'spec/package/*.mjs',
+            'spec/package/fixture/*.?js',
+            'tools/*.mjs',
+          ],
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
         },
         tsconfigRootDir: import.meta.dirname,

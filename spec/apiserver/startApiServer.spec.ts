@@ -192,7 +192,14 @@ describe('startApiServer', () => {
       body: 'k8s\u0000',
       contentType: 'application/vnd.kubernetes.protobuf',
     });
-    expect(proto.status).toBe(415);
+    // Protobuf is decoded now: the prefix alone is a malformed body. CBOR is still not taken.
+    expect(proto.status).toBe(400);
+    expect((proto.json as StatusBody).message).toContain('nothing after it');
+    const cbor = await request(server.url, 'POST', '/api/v1/namespaces/default/configmaps', {
+      body: '\u00a0',
+      contentType: 'application/cbor',
+    });
+    expect(cbor.status).toBe(415);
   });
 
   it('should accept JSON under a YAML media type and reject YAML proper with 400', async () => {

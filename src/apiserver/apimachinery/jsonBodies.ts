@@ -4,7 +4,8 @@ import type { JsonValue } from './json.js';
 import { MAX_JSON_DEPTH, textTooDeepAt } from './jsonDepth.js';
 import { badRequest, StatusError } from './statusError.js';
 
-const MAX_BODY_BYTES = 3 * 1024 * 1024; // the API server's own request size limit
+/** The API server's own request size limit. */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 // Named one by one: a pattern such as /json/ let `text/x-json-whatever` through.
 const DECODABLE_MEDIA_TYPES = new Set([
@@ -29,8 +30,7 @@ const DECODABLE_MEDIA_TYPES = new Set([
 export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | undefined> {
   const media = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (media !== '' && !DECODABLE_MEDIA_TYPES.has(media)) {
-    // kubectl sends protobuf for built-in kinds in some commands (`kubectl create configmap`): it does not
-    // fall back to JSON after this 415, so those commands fail here (`kubectl create -f` sends JSON).
+    // Protobuf bodies of built-in kinds never reach here: the resource handler reads them (readProtobufBody).
     throw new StatusError(
       415,
       'UnsupportedMediaType',
@@ -73,7 +73,8 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | un
   }
 }
 
-function tooLarge(): StatusError {
+/** `413 RequestEntityTooLarge` for a body over {@link MAX_BODY_BYTES}. */
+export function tooLarge(): StatusError {
   return new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
 }
 

@@ -13,6 +13,8 @@ import type { ServerState } from '../state/serverState.js';
 import type { WatchHub } from '../watch/watchHub.js';
 import { readJsonBody, sendJson } from '../apimachinery/jsonBodies.js';
 import type { Route } from './router.js';
+import { checkAcceptsJson } from './acceptNegotiation.js';
+import { readObjectBody, readOptionsBody } from './objectBody.js';
 
 type ResourceRoute = Extract<Route, { type: 'resource' }>;
 
@@ -35,6 +37,7 @@ export async function handleResource(
   const method = req.method ?? 'GET';
   const dryRun = params.getAll('dryRun').includes('All');
   const manager = params.get('fieldManager') || managerFromUserAgent(req.headers['user-agent']);
+  checkAcceptsJson(req.headers.accept);
 
   if (method === 'GET') {
     if (name !== undefined && subresource) return sendJson(res, 200, getObject(state, route, name));
@@ -46,11 +49,11 @@ export async function handleResource(
   if (method === 'POST' && name === undefined) {
     // Creating needs the namespace in the path for namespaced kinds, as on a real server.
     if (rt.namespaced && namespace === undefined) throw methodNotAllowed(method);
-    const created = createObject(state, rt, namespace, await readJsonBody(req), { manager, dryRun });
+    const created = createObject(state, rt, namespace, await readObjectBody(req, rt), { manager, dryRun });
     return sendJson(res, 201, present(created, rt));
   }
   if (method === 'PUT' && name !== undefined) {
-    const updated = updateObject(state, rt, namespace, name, await readJsonBody(req), { subresource, manager, dryRun });
+    const updated = updateObject(state, rt, namespace, name, await readObjectBody(req, rt), { subresource, manager, dryRun });
     return sendJson(res, 200, present(updated, rt));
   }
   if (method === 'PATCH' && name !== undefined) {
@@ -66,7 +69,7 @@ export async function handleResource(
     return sendJson(res, created ? 201 : 200, present(object, rt));
   }
   if (method === 'DELETE' && !subresource) {
-    const preconditions = deletePreconditions(await readJsonBody(req));
+    const preconditions = deletePreconditions(await readOptionsBody(req));
     if (name !== undefined) return sendJson(res, 200, present(deleteObject(state, rt, namespace, name, { dryRun, preconditions }), rt));
     // deletecollection: delete whatever the selectors pick, answer with the deleted objects.
     const list = listObjects(state, rt, namespace, parseListOptions(rt, params));
