@@ -1,4 +1,4 @@
-// The protobuf bodies kubectl 1.32 sent, captured by tools/captureKubectlBodies.mjs, for the specs that replay them.
+// The protobuf bodies kubectl 1.32 sent, captured by spec/apiserver/apimachinery/protobuf/captureKubectlBodies.mjs, for the specs that replay them.
 import { readFileSync } from 'node:fs';
 
 /** One captured command. */

@@ -1,7 +1,7 @@
 // Captures the protobuf bodies kubectl sends for imperative creates, with the JSON kubectl prints for the same
 // command under --dry-run=client -o json, into the fixture the protobuf decoding spec replays.
 //
-//   node tools/captureKubectlBodies.mjs && npx prettier --write spec/apiserver/apimachinery/protobuf/kubectlBodies.json
+//   node spec/apiserver/apimachinery/protobuf/captureKubectlBodies.mjs && npx prettier --write spec/apiserver/apimachinery/protobuf/kubectlBodies.json
 //
 // It needs kubectl and openssl on PATH. The TLS key pair and the debug Pod's name are fresh on each run.
 import { Buffer } from 'node:buffer';
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const fixture = join(dirname(fileURLToPath(import.meta.url)), '../spec/apiserver/apimachinery/protobuf/kubectlBodies.json');
+const fixture = join(dirname(fileURLToPath(import.meta.url)), 'kubectlBodies.json');
 const dir = mkdtempSync(join(tmpdir(), 'rxkrt-capture-'));
 const cert = join(dir, 'tls.crt');
 const key = join(dir, 'tls.key');
