@@ -26,6 +26,8 @@ export function createObject(
   opts: WriteOptions,
 ): StoredObject {
   const obj = checkTypeMeta(rt, body);
+  const hooks = state.hooks.get(rt.storageKey);
+  hooks?.defaults?.(obj, undefined, state);
   const meta = obj.metadata;
   if (rt.namespaced) {
     const ns = namespaceFor(meta.namespace, namespace);
@@ -47,7 +49,6 @@ export function createObject(
   // Kinds with a status subresource drop `.status` on create: status is written through `/status` only.
   if (rt.statusSubresource) delete obj.status;
   const stored = obj as StoredObject;
-  const hooks = state.hooks.get(rt.storageKey);
   hooks?.prepare?.(stored, undefined, state);
   validateMetadata(rt, stored);
   hooks?.validate?.(stored, undefined, rt);
@@ -86,5 +87,10 @@ function pickName(state: ServerState, rt: ResourceType, name: unknown, generateN
       if (!state.store.list(rt.storageKey).some((o) => o.metadata.name === candidate)) return candidate;
     }
   }
-  throw invalid(rt.kind, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }], rt.group);
+  throw invalid(
+    rt.kind,
+    '',
+    [{ field: 'metadata.name', message: 'Required value: name or generateName is required', reason: 'FieldValueRequired' }],
+    rt.group,
+  );
 }
