@@ -161,35 +161,6 @@ describe('workload defaults through the server', () => {
     expect(rc.metadata!.labels).toEqual({ app: 'w' });
   });
 
-  it('should select a Job’s pods by its uid unless the selector is manual', async () => {
-    const job = await batch.createNamespacedJob({
-      namespace: 'default',
-      body: { metadata: { name: 'j' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'x' }], restartPolicy: 'Never' } } } },
-    });
-    const uid = job.metadata!.uid!;
-    expect(job.spec).toMatchObject({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false });
-    expect(job.spec!.selector).toEqual({ matchLabels: { 'batch.kubernetes.io/controller-uid': uid } });
-    expect(job.spec!.template.metadata!.labels).toEqual({
-      'batch.kubernetes.io/controller-uid': uid,
-      'batch.kubernetes.io/job-name': 'j',
-      'controller-uid': uid,
-      'job-name': 'j',
-    });
-    const manual = await batch.createNamespacedJob({
-      namespace: 'default',
-      body: {
-        metadata: { name: 'm' },
-        spec: {
-          manualSelector: true,
-          selector: { matchLabels: { mine: 'y' } },
-          template: { metadata: { labels: { mine: 'y' } }, spec: { containers: [{ name: 'c', image: 'x' }], restartPolicy: 'Never' } },
-        },
-      },
-    });
-    expect(manual.spec!.selector).toEqual({ matchLabels: { mine: 'y' } });
-    expect(manual.spec!.template.metadata!.labels).toEqual({ mine: 'y' });
-  });
-
   it('should bump generation on spec changes only, and a Deployment’s on annotation changes', async () => {
     const body = { metadata: { name: 'gen' }, spec: { selector: { matchLabels: { app: 'w' } }, template: template() } };
     const created = await apps.createNamespacedDeployment({ namespace: 'default', body });

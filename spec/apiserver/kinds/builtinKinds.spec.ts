@@ -135,9 +135,9 @@ describe('the built-in kinds through discovery and the official client', () => {
         (type, obj: KubernetesObject) => seen.push(`${type} ${obj.metadata!.name}`),
         () => undefined,
       );
-      const created = await objects.create({ apiVersion: gv, kind, metadata, ...minimalBody(kind) });
+      const created: KubernetesObject = await objects.create({ apiVersion: gv, kind, metadata, ...minimalBody(kind) });
       expect(created.metadata!.generation).toBe(1);
-      const read = await objects.read({ apiVersion: gv, kind, metadata });
+      const read: KubernetesObject = await objects.read({ apiVersion: gv, kind, metadata });
       expect(read.metadata!.uid).toBe(created.metadata!.uid);
       const list = await objects.list(gv, kind, namespaced ? 'default' : undefined);
       expect(list.items.map((o) => o.metadata!.name)).toContain(name);

@@ -1,6 +1,7 @@
 // Per-kind rules of the built-in kinds: defaults; namespace labels, status and cascade; pod status; Service addresses;
 // Job selectors; secret stringData; config data.
 import { isJsonObject, objectField } from '../apimachinery/json.js';
+import { invalid } from '../apimachinery/statusError.js';
 import type { KindHooks } from '../state/serverState.js';
 import { CRD_STORAGE_KEY } from '../kinds/crdKinds.js';
 import { validateConfigData } from './configData.js';
@@ -9,6 +10,8 @@ import { defaultPodSpec } from './podDefaults.js';
 import { allocateServiceAddresses } from './serviceAllocation.js';
 import { defaultService } from './serviceDefaults.js';
 import { WORKLOAD_DEFAULTS } from './workloadDefaults.js';
+
+const CRONJOB_NAME_MAX = 52;
 
 const namespaceHooks: KindHooks = {
   prepare(obj) {
@@ -66,6 +69,18 @@ const jobHooks: KindHooks = {
   },
 };
 
+const cronJobHooks: KindHooks = {
+  defaults: (obj) => WORKLOAD_DEFAULTS.get('batch/cronjobs')!(obj),
+  validate(obj, before, rt) {
+    // The Jobs a CronJob makes are named after it plus an 11-character suffix, and must still fit in a label value.
+    const name = obj.metadata.name;
+    if (!before && name.length > CRONJOB_NAME_MAX) {
+      const message = `Invalid value: ${JSON.stringify(name)}: must be no more than ${CRONJOB_NAME_MAX} characters`;
+      throw invalid(rt.kind, name, [{ field: 'metadata.name', message }], rt.group);
+    }
+  },
+};
+
 const pvcHooks: KindHooks = {
   defaults(obj) {
     const spec = isJsonObject(obj.spec) ? obj.spec : (obj.spec = {});
@@ -99,10 +114,11 @@ const configMapHooks: KindHooks = {
 
 /** Hooks of the built-in kinds, keyed by storage key. */
 export function builtinHooks(): Map<string, KindHooks> {
-  const workloads = [...WORKLOAD_DEFAULTS].filter(([key]) => key !== 'batch/jobs');
+  const workloads = [...WORKLOAD_DEFAULTS].filter(([key]) => key !== 'batch/jobs' && key !== 'batch/cronjobs');
   return new Map<string, KindHooks>([
     ...workloads.map(([key, fill]): [string, KindHooks] => [key, { defaults: (obj) => fill(obj) }]),
     ['batch/jobs', jobHooks],
+    ['batch/cronjobs', cronJobHooks],
     ['/namespaces', namespaceHooks],
     ['/pods', podHooks],
     ['/services', serviceHooks],
