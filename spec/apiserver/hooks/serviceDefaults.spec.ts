@@ -47,6 +47,17 @@ describe('defaultService', () => {
     expect(spec).toEqual({ type: 'ExternalName', externalName: 'example.com', sessionAffinity: 'None' });
   });
 
+  it('should give the ingress IPs of a load balancer the VIP mode', () => {
+    const obj: JsonObject = {
+      spec: { type: 'LoadBalancer' },
+      status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }, { hostname: 'lb.example' }, { ip: '5.6.7.8', ipMode: 'Proxy' }] } },
+    };
+    defaultService(obj, undefined);
+    expect(obj.status).toEqual({
+      loadBalancer: { ingress: [{ ip: '1.2.3.4', ipMode: 'VIP' }, { hostname: 'lb.example' }, { ip: '5.6.7.8', ipMode: 'Proxy' }] },
+    });
+  });
+
   it('should drop the session affinity config of a None affinity', () => {
     expect(defaulted({ sessionAffinityConfig: { clientIP: { timeoutSeconds: 5 } } }).sessionAffinityConfig).toBeUndefined();
   });

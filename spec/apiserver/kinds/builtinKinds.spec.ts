@@ -237,7 +237,7 @@ describe('the built-in kinds through discovery and the official client', () => {
       namespace: 'default',
       body: { ...svc, status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } } },
     });
-    expect(withLb.status!.loadBalancer!.ingress).toEqual([{ ip: '1.2.3.4' }]);
+    expect(withLb.status!.loadBalancer!.ingress).toEqual([{ ip: '1.2.3.4', ipMode: 'VIP' }]);
     const ns = await core.readNamespaceStatus({ name: 'default' });
     expect(ns.status!.phase).toBe('Active');
   });

@@ -9,7 +9,7 @@ export const DEFAULT_CLIENT_IP_TIMEOUT_SECONDS = 10_800;
  * Fills a Service's defaults, in place: `type: ClusterIP`, `sessionAffinity: None` (a `ClientIP` affinity gets its
  * timeout), port `protocol: TCP` and `targetPort` = `port`, `internalTrafficPolicy: Cluster` (not for ExternalName),
  * `externalTrafficPolicy: Cluster` for externally reachable Services, `allocateLoadBalancerNodePorts: true` for load
- * balancers, and the IP families of a single-stack IPv4 cluster (`ipFamilies: [IPv4]`; `ipFamilyPolicy: SingleStack`,
+ * balancers (and `ipMode: VIP` on their status ingress IPs), and the IP families of a single-stack IPv4 cluster (`ipFamilies: [IPv4]`; `ipFamilyPolicy: SingleStack`,
  * or `RequireDualStack` for a headless Service without selector, as a real server picks).
  *
  * On update (`before` set), what the server allocated and the body leaves out is carried over: cluster IPs, IP
@@ -34,7 +34,12 @@ export function defaultService(obj: JsonObject, before: StoredObject | undefined
     type === 'LoadBalancer' || type === 'NodePort' || (Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0);
   if (externallyReachable) setIfAbsent(spec, 'externalTrafficPolicy', 'Cluster');
   if (type !== 'ExternalName') setIfAbsent(spec, 'internalTrafficPolicy', 'Cluster');
-  if (type === 'LoadBalancer') setIfAbsent(spec, 'allocateLoadBalancerNodePorts', true);
+  if (type === 'LoadBalancer') {
+    setIfAbsent(spec, 'allocateLoadBalancerNodePorts', true);
+    for (const ingress of objectsIn(objectField(objectField(obj, 'status'), 'loadBalancer')?.ingress)) {
+      if (ingress.ip && !ingress.ipMode) ingress.ipMode = 'VIP';
+    }
+  }
   const old = objectField(before, 'spec');
   if (old) carryOver(spec, old);
   if (type === 'ExternalName') return;
