@@ -128,6 +128,15 @@ describe('Service address allocation', () => {
     expect((await create('np4', { type: 'NodePort', ports: [{ port: 80, nodePort: 31000 }] })).spec!.ports![0]!.nodePort).toBe(31000);
   });
 
+  it('should free the node ports of a Service patched to ClusterIP', async () => {
+    const np = await create('switch', { type: 'NodePort', ports: [{ port: 80, nodePort: 32000 }] });
+    expect(np.spec!.ports![0]!.nodePort).toBe(32000);
+    const cip = await core.patchNamespacedService({ name: 'switch', namespace: 'default', body: { spec: { type: 'ClusterIP' } } }, merge);
+    expect(cip.spec!.ports![0]!.nodePort).toBeUndefined();
+    expect(cip.spec!.clusterIP).toBe(np.spec!.clusterIP);
+    expect((await create('takes-it', { type: 'NodePort', ports: [{ port: 80, nodePort: 32000 }] })).spec!.ports![0]!.nodePort).toBe(32000);
+  });
+
   it('should refuse a service range that is not an IPv4 CIDR', async () => {
     await expect(startApiServer({ serviceClusterIpRange: '10.96.0.0' })).rejects.toThrow(
       'service IP range "10.96.0.0" is not an IPv4 CIDR',

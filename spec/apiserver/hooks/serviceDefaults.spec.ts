@@ -76,6 +76,24 @@ describe('defaultService', () => {
     expect((spec.ports as JsonObject[])[1]!.nodePort).toBeUndefined();
   });
 
+  it('should drop the node ports a Service kept when it becomes ClusterIP', () => {
+    const before = { type: 'NodePort', clusterIP: '10.96.1.1', ports: [{ port: 80, protocol: 'TCP', nodePort: 30001 }] };
+    const spec = defaulted(
+      {
+        type: 'ClusterIP',
+        ports: [
+          { port: 80, nodePort: 30001 },
+          { port: 81, nodePort: 30500 },
+        ],
+      },
+      before,
+    );
+    expect(spec.ports).toEqual([
+      { port: 80, protocol: 'TCP', targetPort: 80 },
+      { port: 81, protocol: 'TCP', targetPort: 81, nodePort: 30500 },
+    ]);
+  });
+
   it('should drop the cluster IP when a Service becomes ExternalName', () => {
     const before = {
       type: 'ClusterIP',

@@ -14,7 +14,7 @@ export const DEFAULT_CLIENT_IP_TIMEOUT_SECONDS = 10_800;
  *
  * On update (`before` set), what the server allocated and the body leaves out is carried over: cluster IPs, IP
  * families, node ports of the same port and protocol, the health check node port. A switch to ExternalName drops the
- * cluster IPs and families the Service had, as a real server does.
+ * cluster IPs and families the Service had, and a switch to ClusterIP the node ports it had, as a real server does.
  */
 export function defaultService(obj: JsonObject, before: StoredObject | undefined): void {
   const spec = isJsonObject(obj.spec) ? obj.spec : (obj.spec = {});
@@ -69,6 +69,12 @@ function carryOver(spec: JsonObject, old: JsonObject): void {
   }
   for (const f of ['ipFamilies', 'ipFamilyPolicy']) if (spec[f] === undefined && old[f] !== undefined) spec[f] = structuredClone(old[f]!);
   const oldPorts = objectsIn(old.ports);
+  const hadNodePorts = old.type === 'NodePort' || old.type === 'LoadBalancer';
+  if (hadNodePorts && spec.type === 'ClusterIP') {
+    // Node ports the client merely kept from the old Service go with the type that needed them.
+    for (const p of objectsIn(spec.ports)) if (p.nodePort && oldPorts.some((o) => o.nodePort === p.nodePort)) delete p.nodePort;
+    if (spec.healthCheckNodePort === old.healthCheckNodePort) delete spec.healthCheckNodePort;
+  }
   for (const p of objectsIn(spec.ports)) {
     if (p.nodePort) continue;
     const same = oldPorts.find((o) => o.port === p.port && (o.protocol ?? 'TCP') === p.protocol && o.nodePort);
