@@ -75,6 +75,26 @@ describe('kubectl scale and rollout status', () => {
     ).toBe(true);
   });
 
+  it('should apply a changed manifest as a new generation, keeping the scaled replicas', async () => {
+    const manifest = join(dir, 'web-v2.json');
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.28' }] } },
+      },
+    };
+    await writeFile(manifest, JSON.stringify(deployment));
+    const before = await apps.readNamespacedDeployment({ name: 'web', namespace: 'default' });
+    expect((await kubectl('apply', '-f', manifest)).trim()).toBe('deployment.apps/web configured');
+    const after = await apps.readNamespacedDeployment({ name: 'web', namespace: 'default' });
+    expect(after.metadata!.generation).toBe(before.metadata!.generation! + 1);
+    expect(after.spec!.template.spec!.containers[0]!.image).toBe('nginx:1.28');
+    expect(after.spec!.replicas).toBe(before.spec!.replicas);
+  });
+
   it('should wait in rollout status until the status says the rollout is done', async () => {
     const child = spawn(KUBECTL, args(['rollout', 'status', 'deployment/web', '--timeout=60s']), { env: env() });
     let out = '';
