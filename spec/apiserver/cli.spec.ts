@@ -32,6 +32,13 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--token', 'a b'])).toThrow('--token: a token cannot contain spaces');
   });
 
+  it('should parse --service-cluster-ip-range and refuse a range that is not an IPv4 CIDR', () => {
+    expect(parseCliArgs(['--service-cluster-ip-range=10.0.0.0/16']).serviceClusterIpRange).toBe('10.0.0.0/16');
+    expect(() => parseCliArgs(['--service-cluster-ip-range', '10.0.0.1/16'])).toThrow(
+      '--service-cluster-ip-range: service IP range "10.0.0.1/16" has host bits set',
+    );
+  });
+
   it('should reject bad arguments', () => {
     expect(() => parseCliArgs(['--port'])).toThrow('--port needs a value');
     expect(() => parseCliArgs(['--port', 'http'])).toThrow('not a port number');
@@ -63,6 +70,20 @@ describe('runCli', () => {
       expect(kc.getCurrentCluster()!.server).toBe(server.url);
       const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
       expect(namespaces.items.map((n) => n.metadata!.name)).toContain('default');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('should allocate Service cluster IPs from --service-cluster-ip-range', async () => {
+    const server = (await runCli(['--service-cluster-ip-range', '192.168.7.0/29'], capture().io))!;
+    try {
+      const core = server.kubeConfig().makeApiClient(CoreV1Api);
+      const svc = await core.createNamespacedService({
+        namespace: 'default',
+        body: { metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } },
+      });
+      expect(svc.spec!.clusterIP).toBe('192.168.7.1');
     } finally {
       await server.close();
     }

@@ -262,11 +262,11 @@ describe('startApiServer', () => {
   });
 
   it('should serve cluster-scoped Nodes and Namespaces', async () => {
-    const node = await core.createNode({
-      body: { metadata: { name: 'n1', labels: { zone: 'a' } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
-    });
+    // Node status goes through its subresource, as a kubelet writes it.
+    const node = await core.createNode({ body: { metadata: { name: 'n1', labels: { zone: 'a' } } } });
     expect(node.metadata!.namespace).toBeUndefined();
-    expect(node.status!.conditions![0]!.type).toBe('Ready');
+    const ready = await core.patchNodeStatus({ name: 'n1', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } }, merge);
+    expect(ready.status!.conditions![0]!.type).toBe('Ready');
     const nodes = await core.listNode({ labelSelector: 'zone=a' });
     expect(nodes.items.map((n) => n.metadata!.name)).toEqual(['n1']);
     await core.patchNode({ name: 'n1', body: { spec: { unschedulable: true } } }, merge);

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { parseIpv4Cidr } from './apimachinery/ipv4Range.js';
 import { startApiServer, type ApiServer } from './startApiServer.js';
 
 /** Parsed command line. */
@@ -15,6 +16,8 @@ export interface CliArgs {
   token?: string;
   /** Serve HTTPS with a certificate made at start (absent: plain HTTP). */
   tls?: boolean;
+  /** The IPv4 CIDR Service cluster IPs come from (absent: the server's default, 10.96.0.0/12). */
+  serviceClusterIpRange?: string;
   help: boolean;
 }
 
@@ -26,6 +29,7 @@ export interface CliIo {
 
 /** Usage text for `--help`. */
 export const USAGE = `Usage: rxkrt-apiserver [--port N] [--kubeconfig PATH] [--token TOKEN|auto] [--tls]
+                       [--service-cluster-ip-range CIDR]
 
 Runs rxkrt's in-memory Kubernetes API server on 127.0.0.1 until SIGINT or SIGTERM.
   --port N             TCP port (default 0: any free port)
@@ -34,11 +38,14 @@ Runs rxkrt's in-memory Kubernetes API server on 127.0.0.1 until SIGINT or SIGTER
                        token. The kubeconfig carries it.
   --tls                serve HTTPS with a self-signed certificate made at start; the kubeconfig
                        trusts exactly that certificate
+  --service-cluster-ip-range CIDR
+                       the IPv4 range Service cluster IPs come from (default 10.96.0.0/12)
   -h, --help           show this help
 `;
 
 /**
- * Parses `--port N`, `--kubeconfig PATH`, `--token TOKEN|auto` (also as `--opt=value`), `--tls` and `--help`.
+ * Parses `--port N`, `--kubeconfig PATH`, `--token TOKEN|auto`, `--service-cluster-ip-range CIDR` (also as
+ * `--opt=value`), `--tls` and `--help`.
  *
  * @throws Error naming the bad argument.
  */
@@ -66,7 +73,15 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       if (/\s/.test(token)) throw new Error('--token: a token cannot contain spaces');
       args.token = token;
     } else if (flag === '--tls') args.tls = true;
-    else throw new Error(`unknown argument: ${argv[i]}`);
+    else if (flag === '--service-cluster-ip-range') {
+      const cidr = value();
+      try {
+        parseIpv4Cidr(cidr);
+      } catch (e) {
+        throw new Error(`--service-cluster-ip-range: ${(e as Error).message}`, { cause: e });
+      }
+      args.serviceClusterIpRange = cidr;
+    } else throw new Error(`unknown argument: ${argv[i]}`);
   }
   return args;
 }
@@ -85,7 +100,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ApiSer
   }
   // 32 random bytes: as strong as a kube service-account token, and base64url needs no quoting anywhere.
   const token = args.token === 'auto' ? randomBytes(32).toString('base64url') : args.token;
-  const server = await startApiServer({ port: args.port, token, tls: args.tls });
+  const server = await startApiServer({ port: args.port, token, tls: args.tls, serviceClusterIpRange: args.serviceClusterIpRange });
   try {
     if (args.kubeconfig) {
       await writeFile(args.kubeconfig, server.kubeconfigYaml(), { mode: 0o600 });

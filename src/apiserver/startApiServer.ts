@@ -6,6 +6,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { sendError } from './apimachinery/jsonBodies.js';
 import { reasonForCode, StatusError } from './apimachinery/statusError.js';
 import { realClock, type Clock, type TimerHandle } from './apimachinery/clock.js';
+import { parseIpv4Cidr } from './apimachinery/ipv4Range.js';
 import { checkFailureStatus, Faults, type RequestMatcher } from './http/faults.js';
 import { kubeConfigFor, kubeconfigYaml, type ClientCredentials } from './http/kubeconfig.js';
 import { selfSignedCert } from './http/selfSignedCert.js';
@@ -51,6 +52,12 @@ export interface ApiServerOptions {
    * false). The kubeconfigs trust exactly that certificate ({@link ApiServer.caCertPem}).
    */
   tls?: boolean;
+  /**
+   * The IPv4 range Service cluster IPs are allocated from, as kube-apiserver's `--service-cluster-ip-range` (default
+   * `10.96.0.0/12`). A Service asking for an IP gets it if free and in range, else `422`; headless Services (`None`) get
+   * none; deleting a Service frees its IP. Node ports come from 30000–32767.
+   */
+  serviceClusterIpRange?: string;
 }
 
 /** Options of the fault hooks. */
@@ -107,9 +114,12 @@ const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
 /**
  * Starts an in-memory API server on 127.0.0.1 that speaks the Kubernetes REST API: discovery, CRUD,
  * patch (merge, JSON, strategic-as-merge, server-side apply), list with selectors and pagination,
- * watch with replay, bookmarks and 410s, CRDs served as soon as they are created.
+ * watch with replay, bookmarks and 410s, CRDs served as soon as they are created; the built-in groups
+ * (core, apps, batch, networking, RBAC, policy, …) with their `status` and `scale` subresources, defaults
+ * and name, label and annotation validation. No controllers run: status is what clients write to it.
  *
- * @throws RangeError for a non-positive `bookmarkIntervalMs`, `historySize` or `watchBufferBytes`; an empty `token`.
+ * @throws RangeError for a non-positive `bookmarkIntervalMs`, `historySize` or `watchBufferBytes`; an empty `token`; a
+ *   `serviceClusterIpRange` that is not an IPv4 CIDR.
  * @example
  * const server = await startApiServer();
  * const core = server.kubeConfig().makeApiClient(CoreV1Api);
@@ -128,6 +138,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     registry: new ResourceRegistry(),
     clock,
     hooks: builtinHooks(),
+    serviceIpRange: parseIpv4Cidr(opts.serviceClusterIpRange ?? '10.96.0.0/12'),
   };
   const nsType = state.registry.byPlural('v1', 'namespaces')!;
   for (const name of INITIAL_NAMESPACES) createObject(state, nsType, undefined, { metadata: { name } }, { manager: 'rxkrt-apiserver' });

@@ -32,6 +32,8 @@ describe('resolveRoute', () => {
     ['/api/v1/nodes/n1', 'nodes - n1 -'],
     ['/api/v1/watch/namespaces/d/pods', 'pods d - - watch'],
     ['/apis/coordination.k8s.io/v1/namespaces/d/leases/l', 'leases d l -'],
+    ['/apis/apps/v1/namespaces/d/deployments/x/scale', 'deployments d x scale'],
+    ['/api/v1/namespaces/d/replicationcontrollers/r/scale', 'replicationcontrollers d r scale'],
   ])('should resolve %s', (path, expected) => {
     expect(brief(path)).toBe(expected);
   });
@@ -42,6 +44,8 @@ describe('resolveRoute', () => {
     '/api/v1/widgets',
     '/api/v1/namespaces/d/configmaps/c/status',
     '/api/v1/namespaces/d/pods/p/log',
+    '/api/v1/namespaces/d/pods/p/scale',
+    '/apis/apps/v1/namespaces/d/daemonsets/x/scale',
     '/api/v1/namespaces/d/nodes/n',
     '/openapi/v2',
     '/metrics',

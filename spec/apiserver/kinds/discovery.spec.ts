@@ -18,6 +18,21 @@ describe('apiResourceListDoc', () => {
     expect(doc.resources.find((r) => r.name === 'pods/status')).toMatchObject({ kind: 'Pod', verbs: ['get', 'patch', 'update'] });
     expect(doc.resources.find((r) => r.name === 'nodes')).toMatchObject({ namespaced: false, kind: 'Node' });
     expect(doc.resources.find((r) => r.name === 'endpoints')).toMatchObject({ singularName: 'endpoints', kind: 'Endpoints' });
+    const apps = apiResourceListDoc(new ResourceRegistry(), 'apps/v1') as { resources: Array<Record<string, unknown>> };
+    expect(apps.resources.filter((r) => String(r.name).startsWith('deployments')).map((r) => r.name)).toEqual([
+      'deployments',
+      'deployments/status',
+      'deployments/scale',
+    ]);
+    expect(apps.resources.find((r) => r.name === 'deployments/scale')).toEqual({
+      name: 'deployments/scale',
+      singularName: '',
+      namespaced: true,
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+      verbs: ['get', 'patch', 'update'],
+    });
     expect(apiResourceListDoc(new ResourceRegistry(), 'v9')).toBeUndefined();
   });
 });

@@ -14,8 +14,12 @@ describe('ResourceRegistry', () => {
       'secrets',
       'nodes',
       'endpoints',
+      'events',
       'serviceaccounts',
       'resourcequotas',
+      'limitranges',
+      'persistentvolumeclaims',
+      'replicationcontrollers',
     ]);
     expect(r.byKind('coordination.k8s.io/v1', 'Lease')).toMatchObject({ plural: 'leases', namespaced: true, listKind: 'LeaseList' });
     expect(r.byPlural('apiextensions.k8s.io/v1', 'customresourcedefinitions')?.namespaced).toBe(false);

@@ -70,4 +70,61 @@ describe('validateMetadata', () => {
     expect(status.message).toMatch(/^ConfigMap "many" is invalid: \[metadata\.labels: .*, metadata\.labels: .*\]$/);
     expect(status.details!.causes).toHaveLength(2);
   });
+
+  it.each([
+    [
+      'an owner without uid',
+      [{ apiVersion: 'v1', kind: 'Pod', name: 'p' }],
+      [['metadata.ownerReferences.uid', 'Invalid value: "": must not be empty']],
+    ],
+    [
+      'an owner without version, kind and name',
+      [{ apiVersion: 'apps/', uid: 'u' }],
+      [
+        ['metadata.ownerReferences.apiVersion', 'Invalid value: "apps/": version must not be empty'],
+        ['metadata.ownerReferences.kind', 'Invalid value: "": must not be empty'],
+        ['metadata.ownerReferences.name', 'Invalid value: "": must not be empty'],
+      ],
+    ],
+    [
+      'an Event as owner',
+      [{ apiVersion: 'v1', kind: 'Event', name: 'e', uid: 'u' }],
+      [['metadata.ownerReferences', '/v1, Kind=Event is disallowed from being an owner']],
+    ],
+    [
+      'two controllers',
+      [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'u1', controller: true },
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'b', uid: 'u2', controller: true },
+      ],
+      [
+        [
+          'metadata.ownerReferences',
+          'Only one reference can have Controller set to true. Found "true" in references for ReplicaSet/a and ReplicaSet/b',
+        ],
+      ],
+    ],
+  ])('should refuse %s', async (_what, ownerReferences, expected) => {
+    const status = await expectApiError(create('owned', { ownerReferences }), 422, 'Invalid');
+    expect(status.details!.causes!.map((c) => [c.field, c.message])).toEqual(expected.map(([f, m]) => [f, expect.stringContaining(m!)]));
+  });
+
+  it('should accept complete owner references with one controller', async () => {
+    const ownerReferences = [
+      { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'u1', controller: true },
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: 'u2' },
+    ];
+    expect((await create('owned-ok', { ownerReferences })).metadata!.ownerReferences).toHaveLength(2);
+  });
+
+  it('should refuse finalizers that are not qualified names, or both garbage collection policies', async () => {
+    const bad = await expectApiError(create('fin-bad', { finalizers: ['example.com/a b'] }), 422, 'Invalid');
+    expect(bad.details!.causes![0]).toMatchObject({
+      field: 'metadata.finalizers',
+      message: expect.stringContaining('Invalid value: "example.com/a b": name part must consist of'),
+    });
+    const both = await expectApiError(create('fin-both', { finalizers: ['orphan', 'foregroundDeletion'] }), 422, 'Invalid');
+    expect(both.message).toContain('finalizer orphan and foregroundDeletion cannot be both set');
+    expect((await create('fin-ok', { finalizers: ['kubernetes', 'example.com/hold'] })).metadata!.finalizers).toHaveLength(2);
+  });
 });

@@ -7,6 +7,7 @@ import { deleteObject, type DeletePreconditions } from '../objects/deleteObject.
 import { listObjects } from '../objects/listObjects.js';
 import { parseListOptions, present } from '../objects/listOptions.js';
 import { patchObject } from '../objects/patchObject.js';
+import { patchScale, readScale, updateScale } from '../objects/scaleObject.js';
 import { updateObject } from '../objects/updateObject.js';
 import { patchTypeOf } from '../patch/applyPatch.js';
 import type { ServerState } from '../state/serverState.js';
@@ -39,6 +40,7 @@ export async function handleResource(
   const manager = params.get('fieldManager') || managerFromUserAgent(req.headers['user-agent']);
   checkAcceptsJson(req.headers.accept);
 
+  if (subresource === 'scale' && name !== undefined) return handleScale(state, req, res, route, name, { manager, dryRun });
   if (method === 'GET') {
     if (name !== undefined && subresource) return sendJson(res, 200, getObject(state, route, name));
     const opts = parseListOptions(rt, params, route.watchPath);
@@ -78,6 +80,25 @@ export async function handleResource(
       return present(deleteObject(state, rt, stringField(meta, 'namespace'), stringField(meta, 'name')!, { dryRun }), rt);
     });
     return sendJson(res, 200, { ...list, items, metadata: { resourceVersion: String(state.store.resourceVersion()) } });
+  }
+  throw methodNotAllowed(method);
+}
+
+async function handleScale(
+  state: ServerState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: ResourceRoute,
+  name: string,
+  opts: { manager: string; dryRun: boolean },
+): Promise<void> {
+  const { rt, namespace } = route;
+  const method = req.method ?? 'GET';
+  if (method === 'GET') return sendJson(res, 200, readScale(state, rt, namespace, name));
+  if (method === 'PUT') return sendJson(res, 200, updateScale(state, rt, namespace, name, await readJsonBody(req), opts));
+  if (method === 'PATCH') {
+    const type = patchTypeOf(req.headers['content-type']);
+    return sendJson(res, 200, patchScale(state, rt, namespace, name, type, await readJsonBody(req), opts));
   }
   throw methodNotAllowed(method);
 }

@@ -84,6 +84,7 @@ export function resolveRoute(pathname: string | readonly string[], registry: Res
 function resourceRoute(rt: ResourceType, namespace: string | undefined, tail: string[], watchPath: boolean): Route {
   if (tail.length > 2) throw unknownPath();
   const [name, subresource] = tail as [string?, string?];
-  if (subresource !== undefined && !(subresource === 'status' && rt.statusSubresource)) throw unknownPath();
+  const served = (subresource === 'status' && rt.statusSubresource) || (subresource === 'scale' && rt.scaleSubresource);
+  if (subresource !== undefined && !served) throw unknownPath();
   return { type: 'resource', rt, namespace, name, subresource, watchPath };
 }

@@ -49,7 +49,7 @@ export function apiGroupDoc(registry: ResourceRegistry, group: string): JsonObje
 
 /**
  * `GET /api/v1` or `/apis/G/V`: the APIResourceList client-node's `KubernetesObjectApi` and kubectl use
- * to map kinds to plurals and scopes. Each `status` subresource gets its own `X/status` entry.
+ * to map kinds to plurals and scopes. Each `status` and `scale` subresource gets its own `X/status`, `X/scale` entry.
  */
 export function apiResourceListDoc(registry: ResourceRegistry, groupVersion: string): JsonObject | undefined {
   const types = registry.resourcesOf(groupVersion);
@@ -93,13 +93,16 @@ function resourceEntries(rt: ResourceType): JsonObject[] {
   };
   if (rt.shortNames.length) main.shortNames = [...rt.shortNames];
   if (rt.categories.length) main.categories = [...rt.categories];
-  if (!rt.statusSubresource) return [main];
-  const status: JsonObject = {
-    name: `${rt.plural}/status`,
+  const entries = [main];
+  const subresource = (name: string): JsonObject => ({
+    name: `${rt.plural}/${name}`,
     singularName: '',
     namespaced: rt.namespaced,
     kind: rt.kind,
     verbs: ['get', 'patch', 'update'],
-  };
-  return [main, status];
+  });
+  if (rt.statusSubresource) entries.push(subresource('status'));
+  // The scale client (`kubectl scale`) reads the Scale kind's group/version from this entry.
+  if (rt.scaleSubresource) entries.push({ ...subresource('scale'), group: 'autoscaling', version: 'v1', kind: 'Scale' });
+  return entries;
 }

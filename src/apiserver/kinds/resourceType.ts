@@ -2,6 +2,13 @@
 import { defaultPlural } from './plural.js';
 
 /**
+ * Which rule an object's name must follow: a DNS-1123 subdomain (most kinds), a DNS-1123 label (Namespace), a
+ * DNS-1035 label (Service: it becomes a DNS name and must start with a letter) or a path segment (RBAC kinds,
+ * whose names such as `system:controller:x` only have to fit in a URL).
+ */
+export type NameRule = 'subdomain' | 'label' | 'dns1035Label' | 'pathSegment';
+
+/**
  * One servable resource at one group/version: what discovery advertises and what the router resolves.
  * Several versions of one CRD share a `storageKey`, so they serve the same objects (as a real server
  * does with `conversion: None`).
@@ -19,6 +26,10 @@ export interface ResourceType {
   readonly namespaced: boolean;
   /** Whether a `/status` subresource exists (writes to the main resource then ignore `.status`). */
   readonly statusSubresource: boolean;
+  /** Whether a `/scale` subresource (an autoscaling/v1 `Scale` over `spec.replicas`) exists. */
+  readonly scaleSubresource: boolean;
+  /** The rule `metadata.name` must follow. */
+  readonly nameRule: NameRule;
   readonly shortNames: readonly string[];
   readonly categories: readonly string[];
   /** Field selector keys accepted beyond `metadata.name` and `metadata.namespace`. */
@@ -38,6 +49,8 @@ export interface KindSpec {
   plural?: string;
   singular?: string;
   statusSubresource?: boolean;
+  scaleSubresource?: boolean;
+  nameRule?: NameRule;
   shortNames?: string[];
   categories?: string[];
   selectableFields?: string[];
@@ -57,6 +70,8 @@ export function resourceType(spec: KindSpec): ResourceType {
     singular: spec.singular ?? spec.kind.toLowerCase(),
     namespaced: spec.namespaced,
     statusSubresource: spec.statusSubresource ?? false,
+    scaleSubresource: spec.scaleSubresource ?? false,
+    nameRule: spec.nameRule ?? 'subdomain',
     shortNames: spec.shortNames ?? [],
     categories: spec.categories ?? [],
     selectableFields: spec.selectableFields ?? [],

@@ -5,6 +5,7 @@ import { formatTime } from '../apimachinery/clock.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import { encodeOwners, fieldScope, recordUpdate } from '../patch/managedFields.js';
 import type { ServerState } from '../state/serverState.js';
+import { zeroStatusOf } from '../apimachinery/protobuf/zeroStatus.js';
 import type { StoredObject } from '../storage/storedObject.js';
 import { checkTypeMeta, generatedName, SERVER_METADATA, validateName } from './objectMeta.js';
 import { validateMetadata } from './validateMetadata.js';
@@ -26,6 +27,8 @@ export function createObject(
   opts: WriteOptions,
 ): StoredObject {
   const obj = checkTypeMeta(rt, body);
+  const hooks = state.hooks.get(rt.storageKey);
+  hooks?.defaults?.(obj, undefined, state);
   const meta = obj.metadata;
   if (rt.namespaced) {
     const ns = namespaceFor(meta.namespace, namespace);
@@ -44,10 +47,14 @@ export function createObject(
 
   for (const f of [...SERVER_METADATA, 'resourceVersion', 'managedFields']) delete meta[f];
   Object.assign(meta, { name, uid: randomUUID(), creationTimestamp: formatTime(state.clock.now()), generation: 1 });
-  // Kinds with a status subresource drop `.status` on create: status is written through `/status` only.
-  if (rt.statusSubresource) delete obj.status;
+  // Kinds with a status subresource reset `.status` on create: status is written through `/status` only. A
+  // built-in kind's status is a Go struct, so a real server answers its zero value, where a custom resource's is
+  // gone; a Node keeps the status it was registered with, as kubelets rely on.
+  if (rt.statusSubresource && !(rt.group === '' && rt.kind === 'Node')) {
+    if (rt.custom) delete obj.status;
+    else obj.status = zeroStatusOf(rt.groupVersion, rt.kind);
+  }
   const stored = obj as StoredObject;
-  const hooks = state.hooks.get(rt.storageKey);
   hooks?.prepare?.(stored, undefined, state);
   validateMetadata(rt, stored);
   hooks?.validate?.(stored, undefined, rt);
@@ -86,5 +93,10 @@ function pickName(state: ServerState, rt: ResourceType, name: unknown, generateN
       if (!state.store.list(rt.storageKey).some((o) => o.metadata.name === candidate)) return candidate;
     }
   }
-  throw invalid(rt.kind, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }], rt.group);
+  throw invalid(
+    rt.kind,
+    '',
+    [{ field: 'metadata.name', message: 'Required value: name or generateName is required', reason: 'FieldValueRequired' }],
+    rt.group,
+  );
 }

@@ -1,9 +1,10 @@
 // Object identity and metadata rules shared by every write: type checks, names, generation.
 import { randomInt } from 'node:crypto';
-import { isJsonObject, jsonEqual, type JsonObject } from '../apimachinery/json.js';
+import { isJsonObject, jsonEqual, objectField, type JsonObject } from '../apimachinery/json.js';
 import { MAX_JSON_DEPTH, valueTooDeep } from '../apimachinery/jsonDepth.js';
 import { invalid, StatusError } from '../apimachinery/statusError.js';
-import type { ResourceType } from '../kinds/resourceType.js';
+import { dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors, pathSegmentErrors } from '../apimachinery/qualifiedName.js';
+import type { NameRule, ResourceType } from '../kinds/resourceType.js';
 import { checkDecodable } from './checkDecodable.js';
 
 /** Metadata fields only the server sets; on update they are carried over from the stored object. */
@@ -16,8 +17,6 @@ export const SERVER_METADATA = [
   'selfLink',
 ] as const;
 
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 // The alphabet apimachinery's generateName uses: no vowels, no look-alike characters.
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -60,23 +59,24 @@ export function checkTypeMeta(rt: ResourceType, body: unknown, name = ''): JsonO
 }
 
 /**
- * Validates an object name: a DNS-1123 subdomain, or a DNS-1123 label for namespaces.
+ * Validates an object name by its kind's rule ({@link ResourceType.nameRule}): a DNS-1123 subdomain for most kinds,
+ * a DNS-1123 label for Namespaces, a DNS-1035 label for Services, a path segment for the RBAC kinds.
  *
- * @throws StatusError `422 Invalid`.
+ * @throws StatusError `422 Invalid` with one `metadata.name` cause per broken rule, worded as kube-apiserver words it.
  */
 export function validateName(rt: ResourceType, name: string): void {
-  const label = rt.kind === 'Namespace' && rt.group === '';
-  const ok = label ? name.length <= 63 && DNS_LABEL.test(name) : name.length <= 253 && DNS_SUBDOMAIN.test(name);
-  if (!ok) {
-    const rule = label ? 'a lowercase RFC 1123 label' : 'a lowercase RFC 1123 subdomain';
-    throw invalid(
-      rt.kind,
-      name,
-      [{ field: 'metadata.name', message: `Invalid value: ${JSON.stringify(name)}: must be ${rule}` }],
-      rt.group,
-    );
-  }
+  const errors = NAME_RULES[rt.nameRule](name);
+  if (errors.length === 0) return;
+  const causes = errors.map((m) => ({ field: 'metadata.name', message: `Invalid value: ${JSON.stringify(name)}: ${m}` }));
+  throw invalid(rt.kind, name, causes, rt.group);
 }
+
+const NAME_RULES: Record<NameRule, (name: string) => string[]> = {
+  subdomain: dns1123SubdomainErrors,
+  label: dns1123LabelErrors,
+  dns1035Label: dns1035LabelErrors,
+  pathSegment: pathSegmentErrors,
+};
 
 /** `prefix` plus five random characters, as `metadata.generateName` produces. */
 export function generatedName(prefix: string): string {
@@ -86,13 +86,20 @@ export function generatedName(prefix: string): string {
 }
 
 /**
- * Whether a write changes what `metadata.generation` tracks: everything except `metadata` and `status`
- * (the CRD rule; for built-ins that is `spec` plus top-level data such as a ConfigMap's `data`).
+ * Whether a write changes what `metadata.generation` tracks: everything but `metadata` and `status` (for built-ins that
+ * is `spec`, or top-level data such as a ConfigMap's `data`). Two kinds differ, as on a real server: a custom resource
+ * without a status subresource counts its `status` too, and a Deployment counts its annotations (its controller copies
+ * them to its ReplicaSets).
  */
-export function specChanged(before: JsonObject, after: JsonObject): boolean {
+export function specChanged(rt: ResourceType, before: JsonObject, after: JsonObject): boolean {
+  const statusCounts = rt.custom && !rt.statusSubresource;
   const strip = (o: JsonObject): JsonObject => {
-    const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
-    return rest;
+    const { metadata: _m, status, apiVersion: _a, kind: _k, ...rest } = o;
+    return statusCounts && status !== undefined ? { ...rest, status } : rest;
   };
-  return !jsonEqual(strip(before), strip(after));
+  if (!jsonEqual(strip(before), strip(after))) return true;
+  if (rt.group !== 'apps' || rt.kind !== 'Deployment') return false;
+  const annotations = (o: JsonObject): JsonObject | undefined =>
+    isJsonObject(o.metadata) ? objectField(o.metadata, 'annotations') : undefined;
+  return !jsonEqual(annotations(before) ?? {}, annotations(after) ?? {});
 }

@@ -37,10 +37,12 @@ export function updateObject(
   if (!before) throw notFound(rt.plural, name, rt.group);
   const obj = checkTypeMeta(rt, body, name);
   checkPreconditions(rt, name, namespace, obj.metadata, before);
+  const hooks = state.hooks.get(rt.storageKey);
+  // Before the generation is compared: a body that leaves a defaulted field out does not change the spec.
+  hooks?.defaults?.(obj, before, state);
 
   const next = (subresource === 'status' ? statusOnly(before, obj) : mainOnly(rt, before, obj)) as StoredObject;
   delete (next.metadata as JsonObject).resourceVersion; // the store stamps a new one
-  const hooks = state.hooks.get(rt.storageKey);
   hooks?.prepare?.(next, before, state);
   validateMetadata(rt, next);
   hooks?.validate?.(next, before, rt);
@@ -122,7 +124,7 @@ function mainOnly(rt: ResourceType, before: StoredObject, body: JsonObject & { m
       );
     }
   }
-  meta.generation = before.metadata.generation + (specChanged(before, next) ? 1 : 0);
+  meta.generation = before.metadata.generation + (specChanged(rt, before, next) ? 1 : 0);
   return next;
 }
 

@@ -1,5 +1,5 @@
 // The label and annotation rules kube-apiserver applies to every object's metadata on every write.
-import { isJsonObject, type JsonObject } from '../apimachinery/json.js';
+import { isJsonObject, stringsOf, type JsonObject, type JsonValue } from '../apimachinery/json.js';
 import { labelValueErrors, qualifiedNameErrors } from '../apimachinery/qualifiedName.js';
 import { invalid, type FieldCause } from '../apimachinery/statusError.js';
 import type { ResourceType } from '../kinds/resourceType.js';
@@ -8,9 +8,11 @@ import type { ResourceType } from '../kinds/resourceType.js';
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 /**
- * Validates `metadata.labels` (qualified-name keys, values of at most 63 characters of the label alphabet) and
- * `metadata.annotations` (qualified-name keys, at most {@link TOTAL_ANNOTATION_SIZE_LIMIT} bytes in all). Their
- * values are strings already: {@link checkDecodable} refused anything else.
+ * Validates `metadata.labels` (qualified-name keys, values of at most 63 characters of the label alphabet),
+ * `metadata.annotations` (qualified-name keys, at most {@link TOTAL_ANNOTATION_SIZE_LIMIT} bytes in all),
+ * `metadata.ownerReferences` (apiVersion, kind, name and uid set; one controller at most; no Event as owner) and
+ * `metadata.finalizers` (qualified names; not both `orphan` and `foregroundDeletion`). Label and annotation values
+ * are strings already: {@link checkDecodable} refused anything else.
  *
  * @throws StatusError `422 Invalid` with one cause per bad key or value, as kube-apiserver words them.
  */
@@ -35,7 +37,46 @@ export function validateMetadata(rt: ResourceType, obj: JsonObject & { metadata:
       reason: 'FieldValueTooLong',
     });
   }
+  causes.push(...ownerReferenceCauses(obj.metadata.ownerReferences), ...finalizerCauses(obj.metadata.finalizers));
   if (causes.length > 0) throw invalid(rt.kind, String(obj.metadata.name ?? ''), causes, rt.group);
+}
+
+// Each reference names its owner completely; at most one is the controller; an Event owns nothing.
+function ownerReferenceCauses(refs: JsonValue | undefined): FieldCause[] {
+  const causes: FieldCause[] = [];
+  const field = 'metadata.ownerReferences';
+  let controller: string | undefined;
+  for (const ref of Array.isArray(refs) ? refs.filter(isJsonObject) : []) {
+    const apiVersion = String(ref.apiVersion ?? '');
+    const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
+    if (version === '') causes.push(invalidValue(`${field}.apiVersion`, apiVersion, 'version must not be empty'));
+    for (const key of ['kind', 'name', 'uid']) {
+      const value = String(ref[key] ?? '');
+      if (value === '') causes.push(invalidValue(`${field}.${key}`, value, 'must not be empty'));
+    }
+    if (apiVersion === 'v1' && ref.kind === 'Event') {
+      causes.push(invalidValue(field, JSON.stringify(ref), '/v1, Kind=Event is disallowed from being an owner'));
+    }
+    if (ref.controller === true) {
+      const current = `${String(ref.kind ?? '')}/${String(ref.name ?? '')}`;
+      if (controller === undefined) controller = current;
+      else {
+        const message = `Only one reference can have Controller set to true. Found "true" in references for ${controller} and ${current}`;
+        causes.push(invalidValue(field, JSON.stringify(refs), message));
+      }
+    }
+  }
+  return causes;
+}
+
+// Finalizers are qualified names; the two garbage collection policies exclude each other.
+function finalizerCauses(finalizers: JsonValue | undefined): FieldCause[] {
+  const names = stringsOf(finalizers);
+  const causes = names.flatMap((f) => qualifiedNameErrors(f).map((m) => invalidValue('metadata.finalizers', f, m)));
+  if (names.includes('orphan') && names.includes('foregroundDeletion')) {
+    causes.push(invalidValue('metadata.finalizers', JSON.stringify(names), 'finalizer orphan and foregroundDeletion cannot be both set'));
+  }
+  return causes;
 }
 
 function invalidValue(field: string, value: string, message: string): FieldCause {
