@@ -36,6 +36,15 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   resourceType({ group: '', version: 'v1', kind: 'Endpoints', namespaced: true, singular: 'endpoints', shortNames: ['ep'] }),
   resourceType({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', namespaced: true }),
   resourceType({
+    group: 'apps',
+    version: 'v1',
+    kind: 'Deployment',
+    namespaced: true,
+    statusSubresource: true,
+    shortNames: ['deploy'],
+    categories: ['all'],
+  }),
+  resourceType({
     group: 'apiextensions.k8s.io',
     version: 'v1',
     kind: 'CustomResourceDefinition',
