@@ -1,6 +1,9 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import { StatusError } from '../../../src/apiserver/apimachinery/statusError.js';
 import { decodeYaml, yamlDepthBound } from '../../../src/apiserver/apimachinery/yamlBody.js';
+import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
+import { request, type StatusBody } from '../helpers.js';
 
 /** The StatusError `decodeYaml(text)` throws; fails the test when it does not throw one. */
 function refusal(text: string): StatusError {
@@ -128,5 +131,45 @@ describe('yamlDepthBound', () => {
       ['a: "[[[[" \nb: \'{{{\'\n', 1],
     ];
     for (const [text, bound] of cases) expect([text, yamlDepthBound(text)]).toEqual([text, bound]);
+  });
+});
+
+describe('YAML bodies through a running server', () => {
+  let server: ApiServer;
+  beforeAll(async () => {
+    server = await startApiServer();
+  });
+  afterAll(() => server.close());
+
+  const cm = '/api/v1/namespaces/default/configmaps/yaml-cm';
+
+  it('should create and replace from application/yaml, and apply block YAML as kubectl and the Python client send it', async () => {
+    const created = await request<V1ConfigMap>(server.url, 'POST', '/api/v1/namespaces/default/configmaps', {
+      body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yaml-cm\ndata:\n  a: "1"\n',
+      contentType: 'application/yaml',
+    });
+    expect([created.status, created.json.data]).toEqual([201, { a: '1' }]);
+    const replaced = await request<V1ConfigMap>(server.url, 'PUT', cm, {
+      body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yaml-cm\ndata:\n  a: "2"\n',
+      contentType: 'application/yaml; charset=utf-8',
+    });
+    expect([replaced.status, replaced.json.data]).toEqual([200, { a: '2' }]);
+    const applied = await request<V1ConfigMap>(server.url, 'PATCH', `${cm}?fieldManager=yaml&force=true`, {
+      body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yaml-cm\ndata:\n  a: "3"\n  b: |\n    two\n    lines\n',
+      contentType: 'application/apply-patch+yaml',
+    });
+    expect([applied.status, applied.json.data]).toEqual([200, { a: '3', b: 'two\nlines\n' }]);
+  });
+
+  it('should answer 400 to an apply with several documents or a list, and store nothing', async () => {
+    const rv = server.resourceVersion();
+    for (const body of ['apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: ConfigMap\n', '- apiVersion: v1\n']) {
+      const res = await request<StatusBody>(server.url, 'PATCH', `${cm}?fieldManager=yaml`, {
+        body,
+        contentType: 'application/apply-patch+yaml',
+      });
+      expect([body, res.status, res.json.reason]).toEqual([body, 400, 'BadRequest']);
+    }
+    expect(server.resourceVersion()).toBe(rv);
   });
 });
