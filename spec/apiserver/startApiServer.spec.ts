@@ -202,18 +202,23 @@ describe('startApiServer', () => {
     expect(cbor.status).toBe(415);
   });
 
-  it('should accept JSON under a YAML media type and reject YAML proper with 400', async () => {
+  it('should accept JSON and block YAML under a YAML media type, and refuse several documents with 400', async () => {
     const json = await request(server.url, 'POST', '/api/v1/namespaces/default/configmaps', {
       body: '{"metadata":{"name":"yamlish"}}',
       contentType: 'application/yaml',
     });
     expect(json.status).toBe(201);
-    const yaml = await request<StatusBody>(server.url, 'POST', '/api/v1/namespaces/default/configmaps', {
-      body: 'metadata:\n  name: y\n',
+    const yaml = await request<V1ConfigMap>(server.url, 'POST', '/api/v1/namespaces/default/configmaps', {
+      body: 'metadata:\n  name: yml\ndata:\n  a: "1"\n',
       contentType: 'application/yaml',
     });
-    expect(yaml.status).toBe(400);
-    expect(yaml.json.message).toContain('only the JSON form of YAML');
+    expect([yaml.status, yaml.json.metadata!.name, yaml.json.data]).toEqual([201, 'yml', { a: '1' }]);
+    const two = await request<StatusBody>(server.url, 'POST', '/api/v1/namespaces/default/configmaps', {
+      body: 'metadata:\n  name: y1\n---\nmetadata:\n  name: y2\n',
+      contentType: 'application/yaml',
+    });
+    expect([two.status, two.json.reason]).toEqual([400, 'BadRequest']);
+    expect(two.json.message).toContain('it holds 2 documents');
   });
 
   it('should fold Secret stringData into base64 data', async () => {
@@ -430,7 +435,7 @@ describe('startApiServer', () => {
 
   it('should answer 400 to malformed list and watch options, and list its root paths', async () => {
     const cms = '/api/v1/namespaces/default/configmaps';
-    for (const query of ['resourceVersion=abc', 'limit=-1', 'limit=ten', 'watch=true&resourceVersion=abc']) {
+    for (const query of ['resourceVersion=abc', 'limit=1.5', 'limit=ten', 'watch=true&resourceVersion=abc']) {
       const res = await request<StatusBody>(server.url, 'GET', `${cms}?${query}`);
       expect([query, res.status, res.json.reason]).toEqual([query, 400, 'BadRequest']);
     }

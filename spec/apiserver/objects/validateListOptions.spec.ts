@@ -49,7 +49,7 @@ describe('validateListOptions', () => {
     expect((await get(query)).status).toBe(200);
   });
 
-  it.each(['-1', '1.5', 'abc', '1e3', '9223372036854775808'])('should refuse timeoutSeconds=%s with 400', async (value) => {
+  it.each(['1.5', 'abc', '1e3', '9223372036854775808'])('should refuse timeoutSeconds=%s with 400', async (value) => {
     const res = await get(`watch=true&timeoutSeconds=${value}`);
     expect(res.status).toBe(400);
     expect(res.json.reason).toBe('BadRequest');

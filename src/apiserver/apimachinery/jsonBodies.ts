@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonValue } from './json.js';
 import { MAX_JSON_DEPTH, textTooDeepAt } from './jsonDepth.js';
 import { badRequest, StatusError } from './statusError.js';
+import { decodeYaml } from './yamlBody.js';
 
 /** The API server's own request size limit. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -17,13 +18,14 @@ const DECODABLE_MEDIA_TYPES = new Set([
   'application/apply-patch+yaml',
 ]);
 
+const YAML_MEDIA_TYPES = new Set(['application/yaml', 'application/apply-patch+yaml']);
+
 /**
- * Reads and decodes a JSON request body. kubectl and client-node always send JSON, also for
- * `application/apply-patch+yaml` (JSON is valid YAML). YAML proper is not decoded: the project has no
- * YAML parser of its own, and client-node's `loadYaml` maps known kinds through its model classes,
- * which renames fields (`x-kubernetes-preserve-unknown-fields` becomes `xKubernetesPreserveUnknownFields`).
+ * Reads and decodes a JSON or YAML request body. `application/yaml` and `application/apply-patch+yaml` bodies are
+ * YAML (kubectl and client-node send JSON there, which is YAML too, and is read as JSON; the Python client and
+ * hand-written requests send block YAML), decoded by {@link decodeYaml}; everything else is JSON.
  *
- * @throws StatusError `400` for an undecodable body (YAML included) or one nested deeper than
+ * @throws StatusError `400` for an undecodable body (see {@link decodeYaml} for YAML's rules) or one nested deeper than
  *   {@link MAX_JSON_DEPTH}, `413` for one over 3 MiB, `415` for a media type other than JSON or YAML (protobuf, CBOR),
  *   and for a body (or any POST, PUT or PATCH) without a Content-Type.
  */
@@ -57,6 +59,8 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | un
     );
   }
   if (text.trim() === '') return undefined;
+  // kube hands a YAML body that is JSON straight to the JSON decoder.
+  if (YAML_MEDIA_TYPES.has(media) && !text.trimStart().startsWith('{')) return decodeYaml(text);
   // Checked before parsing: a body a few thousand levels deep parses, but overflows the stack of whatever
   // walks it next (cloning, equality, serializing a LIST), long after it was stored.
   const deepAt = textTooDeepAt(text, MAX_JSON_DEPTH);
@@ -68,14 +72,21 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | un
   try {
     return JSON.parse(text) as JsonValue;
   } catch (e) {
-    const hint = /yaml/.test(media) ? ' (only the JSON form of YAML is supported)' : '';
-    throw badRequest(`the body of the request could not be decoded${hint}: ${(e as Error).message}`);
+    throw badRequest(`the body of the request could not be decoded: ${(e as Error).message}`);
   }
 }
 
 /** `413 RequestEntityTooLarge` for a body over {@link MAX_BODY_BYTES}. */
 export function tooLarge(): StatusError {
   return new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+}
+
+// Responses whose request asked for indented JSON (`?pretty=true`, or curl's and browsers' User-Agents).
+const PRETTY_RESPONSES = new WeakSet<ServerResponse>();
+
+/** Makes every later JSON answer on `res` (errors included) indented by two spaces, as `?pretty=true` asks. */
+export function prettyPrint(res: ServerResponse): void {
+  PRETTY_RESPONSES.add(res);
 }
 
 /**
@@ -90,7 +101,7 @@ export function sendJson(res: ServerResponse, status: number, body: JsonValue, h
     return;
   }
   // Serialized before the headers, so a body that cannot be serialized leaves them unsent for the 500.
-  const text = JSON.stringify(body);
+  const text = PRETTY_RESPONSES.has(res) ? `${JSON.stringify(body, null, 2)}\n` : JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

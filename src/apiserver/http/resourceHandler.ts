@@ -1,9 +1,10 @@
 // Serves resource routes: GET/list/watch, POST, PUT, PATCH, DELETE and deletecollection on one resource.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isJsonObject, objectField, stringField, type JsonObject } from '../apimachinery/json.js';
+import { objectField, stringField, type JsonObject } from '../apimachinery/json.js';
+import { parseDeleteQuery, parsePatchQuery, parseWriteQuery, wantsPretty } from '../apimachinery/queryParams.js';
 import { methodNotAllowed, notFound } from '../apimachinery/statusError.js';
 import { createObject } from '../objects/createObject.js';
-import { deleteObject, type DeletePreconditions } from '../objects/deleteObject.js';
+import { deleteObject } from '../objects/deleteObject.js';
 import { listObjects } from '../objects/listObjects.js';
 import { parseListOptions, present } from '../objects/listOptions.js';
 import { patchObject } from '../objects/patchObject.js';
@@ -12,7 +13,7 @@ import { updateObject } from '../objects/updateObject.js';
 import { patchTypeOf } from '../patch/applyPatch.js';
 import type { ServerState } from '../state/serverState.js';
 import type { WatchHub } from '../watch/watchHub.js';
-import { readJsonBody, sendJson } from '../apimachinery/jsonBodies.js';
+import { prettyPrint, readJsonBody, sendJson } from '../apimachinery/jsonBodies.js';
 import type { Route } from './router.js';
 import { checkAcceptsJson } from './acceptNegotiation.js';
 import { readObjectBody, readOptionsBody } from './objectBody.js';
@@ -36,11 +37,15 @@ export async function handleResource(
   const { rt, namespace, name, subresource = '' } = route;
   const params = url.searchParams;
   const method = req.method ?? 'GET';
-  const dryRun = params.getAll('dryRun').includes('All');
-  const manager = params.get('fieldManager') || managerFromUserAgent(req.headers['user-agent']);
+  const userAgent = req.headers['user-agent'];
+  if (wantsPretty(params, userAgent)) prettyPrint(res);
+  const defaultManager = managerFromUserAgent(userAgent);
   checkAcceptsJson(req.headers.accept);
 
-  if (subresource === 'scale' && name !== undefined) return handleScale(state, req, res, route, name, { manager, dryRun });
+  if (subresource === 'scale' && name !== undefined) {
+    const query = method === 'PATCH' ? parsePatchQuery(params, false) : parseWriteQuery(params, 'UpdateOptions');
+    return handleScale(state, req, res, route, name, { manager: query.fieldManager ?? defaultManager, dryRun: query.dryRun });
+  }
   if (method === 'GET') {
     if (name !== undefined && subresource) return sendJson(res, 200, getObject(state, route, name));
     const opts = parseListOptions(rt, params, route.watchPath);
@@ -51,33 +56,39 @@ export async function handleResource(
   if (method === 'POST' && name === undefined) {
     // Creating needs the namespace in the path for namespaced kinds, as on a real server.
     if (rt.namespaced && namespace === undefined) throw methodNotAllowed(method);
-    const created = createObject(state, rt, namespace, await readObjectBody(req, rt), { manager, dryRun });
+    const query = parseWriteQuery(params, 'CreateOptions');
+    const body = await readObjectBody(req, rt);
+    const created = createObject(state, rt, namespace, body, { manager: query.fieldManager ?? defaultManager, dryRun: query.dryRun });
     return sendJson(res, 201, present(created, rt));
   }
   if (method === 'PUT' && name !== undefined) {
-    const updated = updateObject(state, rt, namespace, name, await readObjectBody(req, rt), { subresource, manager, dryRun });
+    const query = parseWriteQuery(params, 'UpdateOptions');
+    const body = await readObjectBody(req, rt);
+    const manager = query.fieldManager ?? defaultManager;
+    const updated = updateObject(state, rt, namespace, name, body, { subresource, manager, dryRun: query.dryRun });
     return sendJson(res, 200, present(updated, rt));
   }
   if (method === 'PATCH' && name !== undefined) {
     const type = patchTypeOf(req.headers['content-type']);
-    const force = ['true', '1'].includes(params.get('force') ?? '');
+    const query = parsePatchQuery(params, type === 'apply');
     const { object, created } = patchObject(state, rt, namespace, name, type, await readJsonBody(req), {
       subresource,
-      fieldManager: params.get('fieldManager') || undefined,
-      defaultManager: manager,
-      force,
-      dryRun,
+      fieldManager: query.fieldManager,
+      defaultManager,
+      force: query.force ?? false,
+      dryRun: query.dryRun,
     });
     return sendJson(res, created ? 201 : 200, present(object, rt));
   }
   if (method === 'DELETE' && !subresource) {
-    const preconditions = deletePreconditions(await readOptionsBody(req));
-    if (name !== undefined) return sendJson(res, 200, present(deleteObject(state, rt, namespace, name, { dryRun, preconditions }), rt));
+    const options = parseDeleteQuery(params, await readOptionsBody(req));
+    if (name !== undefined) return sendJson(res, 200, present(deleteObject(state, rt, namespace, name, options), rt));
     // deletecollection: delete whatever the selectors pick, answer with the deleted objects.
     const list = listObjects(state, rt, namespace, parseListOptions(rt, params));
     const items = (list.items as JsonObject[]).map((o) => {
       const meta = objectField(o, 'metadata');
-      return present(deleteObject(state, rt, stringField(meta, 'namespace'), stringField(meta, 'name')!, { dryRun }), rt);
+      const { preconditions: _each, ...forEach } = options;
+      return present(deleteObject(state, rt, stringField(meta, 'namespace'), stringField(meta, 'name')!, forEach), rt);
     });
     return sendJson(res, 200, { ...list, items, metadata: { resourceVersion: String(state.store.resourceVersion()) } });
   }
@@ -107,11 +118,6 @@ function getObject(state: ServerState, route: ResourceRoute, name: string): Json
   const obj = state.store.get(route.rt.storageKey, route.namespace, name);
   if (!obj) throw notFound(route.rt.plural, name, route.rt.group);
   return present(obj, route.rt);
-}
-
-function deletePreconditions(body: unknown): DeletePreconditions | undefined {
-  const pre = isJsonObject(body) ? objectField(body, 'preconditions') : undefined;
-  return pre ? { resourceVersion: stringField(pre, 'resourceVersion'), uid: stringField(pre, 'uid') } : undefined;
 }
 
 // A real server names the manager of an Update after the client's User-Agent ("kubectl/v1.32 …" → "kubectl").

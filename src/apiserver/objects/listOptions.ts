@@ -1,5 +1,6 @@
 // Query parameters of list and watch requests, parsed and checked once.
 import { isJsonObject, type JsonObject } from '../apimachinery/json.js';
+import { queryBool, queryInt } from '../apimachinery/queryParams.js';
 import { badRequest } from '../apimachinery/statusError.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import { COMMON_SELECTABLE_FIELDS, parseFieldSelector, selectableFieldValues, type FieldSelector } from '../selectors/fieldSelector.js';
@@ -29,7 +30,7 @@ export interface ListOptions {
  *   combinations kube refuses (see {@link validateListOptions}).
  */
 export function parseListOptions(rt: ResourceType, params: URLSearchParams, watchPath = false): ListOptions {
-  const flag = (name: string): boolean => ['true', '1'].includes(params.get(name) ?? '');
+  const flag = (name: string): boolean => queryBool(params, name);
   const rv = params.get('resourceVersion') || undefined;
   if (rv !== undefined) parseResourceVersion(rv);
   validateListOptions({
@@ -43,13 +44,14 @@ export function parseListOptions(rt: ResourceType, params: URLSearchParams, watc
   return {
     label: parseLabelSelector(params.get('labelSelector') ?? ''),
     field: parseFieldSelector(params.get('fieldSelector') ?? '', [...COMMON_SELECTABLE_FIELDS, ...rt.selectableFields]),
-    limit: positiveInt(params.get('limit'), 'limit'),
+    // A real server pages only for a positive limit; zero and negative ones list everything.
+    limit: positiveOrUndefined(queryInt(params, 'limit')),
     continueToken: params.get('continue') || undefined,
     resourceVersion: rv,
     resourceVersionMatch: params.get('resourceVersionMatch') || undefined,
     watch: flag('watch'),
     allowWatchBookmarks: flag('allowWatchBookmarks'),
-    timeoutSeconds: positiveInt(params.get('timeoutSeconds'), 'timeoutSeconds'),
+    timeoutSeconds: watchTimeout(queryInt(params, 'timeoutSeconds')),
     sendInitialEvents: flag('sendInitialEvents'),
   };
 }
@@ -81,13 +83,12 @@ export function present<T extends JsonObject>(obj: T, rt: ResourceType): T {
   return { apiVersion: rt.groupVersion, kind: rt.kind, ...rest } as unknown as T;
 }
 
-// Query integers are int64 on a real server: more does not parse there either.
-const MAX_INT64 = 2n ** 63n - 1n;
+function positiveOrUndefined(n: number | undefined): number | undefined {
+  return n !== undefined && n > 0 ? n : undefined;
+}
 
-function positiveInt(text: string | null, name: string): number | undefined {
-  if (text === null || text === '') return undefined;
-  if (!/^\d+$/.test(text)) throw badRequest(`${name}: Invalid value: ${JSON.stringify(text)}: must be a non-negative integer`);
-  if (BigInt(text) > MAX_INT64) throw badRequest(`${name}: Invalid value: ${JSON.stringify(text)}: value out of range`);
-  const n = Number(text);
-  return n === 0 ? undefined : n;
+// Zero means "the server's default" (none here); a negative timeout has already passed, so the watch ends at once.
+function watchTimeout(n: number | undefined): number | undefined {
+  if (n === undefined || n === 0) return undefined;
+  return Math.max(n, 0);
 }

@@ -1,10 +1,11 @@
-// PATCH: merge, JSON, strategic (as merge) and server-side apply, ending in the update (or create) rules.
+// PATCH: merge, JSON, strategic merge (built-in kinds only) and server-side apply, ending in the update (or create) rules.
 import { isJsonObject, type JsonObject, type JsonValue } from '../apimachinery/json.js';
 import { badRequest, invalid, notFound, StatusError } from '../apimachinery/statusError.js';
 import { formatTime } from '../apimachinery/clock.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import { applyPatch, type PatchType } from '../patch/applyPatch.js';
 import { fieldScope, readOwners, recordApply } from '../patch/managedFields.js';
+import { patchSchemaFor } from '../patch/patchStrategies.js';
 import { serverSideApply } from '../patch/serverSideApply.js';
 import type { ServerState } from '../state/serverState.js';
 import type { StoredObject } from '../storage/storedObject.js';
@@ -50,7 +51,7 @@ export function patchObject(
   if (type === 'apply') return apply(state, rt, namespace, name, body, opts);
   const live = state.store.get(rt.storageKey, namespace, name);
   if (!live) throw notFound(rt.plural, name, rt.group);
-  const patched = applyPatch(type, present(live, rt), body);
+  const patched = applyPatch(type, present(live, rt), body, patchSchemaFor(rt.group, rt.kind));
   const manager = opts.fieldManager ?? opts.defaultManager;
   return {
     object: updateObject(state, rt, namespace, name, patched, { subresource: opts.subresource, manager, dryRun: opts.dryRun }),

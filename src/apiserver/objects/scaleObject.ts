@@ -3,6 +3,7 @@ import { isJsonObject, objectField, type JsonObject, type JsonValue } from '../a
 import { badRequest, conflict, invalid, notFound, StatusError } from '../apimachinery/statusError.js';
 import type { ResourceType } from '../kinds/resourceType.js';
 import { applyPatch, type PatchType } from '../patch/applyPatch.js';
+import { patchSchemaFor } from '../patch/patchStrategies.js';
 import { selectorString } from '../selectors/selectorString.js';
 import type { ServerState } from '../state/serverState.js';
 import type { StoredObject } from '../storage/storedObject.js';
@@ -103,6 +104,6 @@ export function patchScale(
     throw new StatusError(415, 'UnsupportedMediaType', `server-side apply on ${rt.plural}/scale is not supported by this server`);
   }
   if (body === undefined) throw badRequest('the patch body is empty');
-  const patched = applyPatch(type, readScale(state, rt, namespace, name), body);
+  const patched = applyPatch(type, readScale(state, rt, namespace, name), body, patchSchemaFor('autoscaling', 'Scale'));
   return updateScale(state, rt, namespace, name, patched, opts);
 }

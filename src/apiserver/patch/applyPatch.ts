@@ -3,6 +3,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../apimachinery/j
 import { StatusError } from '../apimachinery/statusError.js';
 import { applyJsonPatch } from './jsonPatch.js';
 import { applyMergePatch } from './mergePatch.js';
+import type { PatchSchema } from './patchStrategies.js';
+import { applyStrategicMergePatch } from './strategicMergePatch.js';
 
 /** The four patch kinds Kubernetes accepts. */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -34,19 +36,18 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
 }
 
 /**
- * Applies a JSON, merge or strategic merge patch to `live` and returns the patched copy.
+ * Applies a JSON, merge or strategic merge patch to `live` and returns the patched copy. A strategic merge
+ * patch uses `schema`, the kind's merge keys and strategies (see {@link applyStrategicMergePatch}); callers
+ * refuse it for custom resources, as a real server does.
  *
- * Strategic merge patch is treated as a plain RFC 7386 merge patch. The difference only shows on lists
- * with a patch merge key (a real server merges `containers` by `name`, we replace the list) and on
- * `$patch`/`$retainKeys` directives, which we do not interpret. Tests of controllers that patch maps
- * and scalars (labels, annotations, status fields) see the same result either way.
- *
- * @throws StatusError `400` for a body of the wrong shape, `422` when a JSON patch operation fails.
+ * @throws StatusError `400` for a body of the wrong shape, `422` when a JSON patch operation fails, and the
+ *   strategic merge patch's own errors.
  */
-export function applyPatch(type: Exclude<PatchType, 'apply'>, live: JsonObject, patch: JsonValue): JsonObject {
+export function applyPatch(type: Exclude<PatchType, 'apply'>, live: JsonObject, patch: JsonValue, schema: PatchSchema): JsonObject {
   let out: JsonValue;
   if (type === 'json') out = applyJsonPatch(live, patch);
   else if (!isJsonObject(patch)) throw new StatusError(400, 'BadRequest', `a ${type} merge patch must be a JSON object`);
+  else if (type === 'strategic') out = applyStrategicMergePatch(live, patch, schema);
   else out = applyMergePatch(live, patch);
   if (!isJsonObject(out)) throw new StatusError(422, 'Invalid', 'the patch replaced the object with a non-object');
   return out;
