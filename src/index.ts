@@ -7,6 +7,14 @@
 export { keyOf } from './core/keyOf.js';
 export { equals } from './core/equals.js';
 export { labelsOf, selectorOf, isSubset, selectsNonEmpty, type Labels } from './core/labels.js';
+export {
+  parseLabelSelector,
+  matchesLabelSelector,
+  labelSelectorOf,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+  type LabelSelectorOperator,
+} from './core/labelSelector.js';
 
 /* Events */
 export { latest, items, type Event, type EventType, type AddEvent, type UpdateEvent, type DeleteEvent } from './core/event.js';
@@ -51,6 +59,7 @@ export {
   filterObjectName,
   filterIndex,
   filterLabel,
+  filterLabelSelector,
   filterSelects,
   filterSelectsNonEmpty,
   filterGeneric,
