@@ -74,6 +74,7 @@ export { collectionStats, type CollectionStats } from './observe/collectionStats
 /* Composition */
 export { joinCollection } from './collections/join/joinCollection.js';
 export { joinWithMergeCollection } from './collections/join/joinWithMergeCollection.js';
+export { nestedJoinWithMergeCollection, nestedJoinCollection } from './collections/join/nestedJoinCollection.js';
 export { mapCollection } from './collections/mapCollection.js';
 export { newIndex, newNamespaceIndex, namespaceOf, type Index } from './collections/newIndex.js';
 export type { IndexObject } from './collections/indexCollection.js';

@@ -8,6 +8,8 @@ import {
   joinCollection,
   joinWithMergeCollection,
   mapCollection,
+  nestedJoinCollection,
+  nestedJoinWithMergeCollection,
   newIndex,
   newCollection,
   newManyCollection,
@@ -206,6 +208,66 @@ function mergeJoinRig(): Rig<Named> {
   };
 }
 
+/**
+ * nestedJoinWithMergeCollection over a container of members that come and go: each object lives in a member
+ * of its own, added to the container with the object and removed with it; a shared third member holds a
+ * copy of every object, so merges of two values happen all along.
+ */
+function nestedMergeJoinRig(): Rig<Named> {
+  const shared = newStaticCollection<Named>([], { name: 'conformance/nestedShared' });
+  const container = newStaticCollection<Collection<Named>>([shared], { name: 'conformance/nestedMembers' });
+  const c = nestedJoinWithMergeCollection(container, (values) => ({ metadata: { ...values[0]!.metadata } }), {
+    name: 'conformance/nestedMergeJoin',
+    metadata: { ...RIG_METADATA },
+  });
+  const own = new Map<string, StaticCollection<Named>>();
+  const create = (k: string): void =>
+    batch(() => {
+      const member = newStaticCollection<Named>([named(k)], { name: `conformance/nestedMember/${k}` });
+      own.set(k, member);
+      container.updateObject(member);
+      shared.updateObject(named(k));
+    });
+  return {
+    collection: c,
+    createObject: create,
+    replaceKey: (o, n) =>
+      batch(() => {
+        const member = own.get(o);
+        own.delete(o);
+        if (member !== undefined) container.deleteObject(String(member.uid));
+        shared.deleteObject(o);
+        create(n);
+      }),
+  };
+}
+
+/** nestedJoinCollection (first wins) over a container whose members each hold every object, added in turn. */
+function nestedJoinRig(): Rig<Named> {
+  const left = newStaticCollection<Named>([], { name: 'conformance/nestedLeft' });
+  const right = newStaticCollection<Named>([], { name: 'conformance/nestedRight' });
+  const container = newStaticCollection<Collection<Named>>([left], { name: 'conformance/nestedPair' });
+  const c = nestedJoinCollection(container, { name: 'conformance/nestedJoin', metadata: { ...RIG_METADATA } });
+  let turn = 0;
+  const create = (k: string): void =>
+    batch(() => {
+      // The second member joins the container with the second object: a member added at run time.
+      const t = turn++;
+      if (t === 1) container.updateObject(right);
+      (t % 2 === 0 ? left : right).updateObject(named(k));
+    });
+  return {
+    collection: c,
+    createObject: create,
+    replaceKey: (o, n) =>
+      batch(() => {
+        left.deleteObject(o);
+        right.deleteObject(o);
+        create(n);
+      }),
+  };
+}
+
 /** mapCollection over a static collection. */
 function mapRig(): Rig<Named> {
   const src = newStaticCollection<Named>([], { name: 'conformance/mapSource' });
@@ -277,6 +339,8 @@ export const RIG_FACTORIES: readonly RigFactory[] = [
   { kind: 'newSingleton over a static singleton', make: newSingletonRig, replaceOnly: true },
   { kind: 'joinCollection of two static collections', make: joinRig },
   { kind: 'joinWithMergeCollection of two static collections', make: mergeJoinRig },
+  { kind: 'nestedJoinWithMergeCollection over members that come and go', make: nestedMergeJoinRig },
+  { kind: 'nestedJoinCollection over a container that grows', make: nestedJoinRig },
   { kind: 'mapCollection over a static collection', make: mapRig },
   { kind: 'index-as-collection mapped to objects', make: indexCollectionRig },
   { kind: 'collectionFromEvents over a Subject', make: fromEventsRig },
