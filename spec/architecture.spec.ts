@@ -38,6 +38,7 @@ const floors: Record<string, readonly string[]> = {
   observe: ['core', 'engine'],
   operators: ['core', 'engine', 'fetch', 'collections'],
   kube: ['core', 'engine', 'fetch', 'collections', 'observe'],
+  files: ['core', 'engine', 'collections'],
   ...apiserverFloors(),
   testing: ['core', 'engine', 'fetch', 'collections', 'observe', 'kube', 'apiserver'],
   root: ['core', 'engine', 'fetch', 'collections', 'observe', 'operators'],
