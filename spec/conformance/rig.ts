@@ -1,5 +1,9 @@
 // Conformance rigs: one factory per collection kind, each driving its collection through the same steps.
 import { Subject } from 'rxjs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { newFileCollection } from '../../src/files/index.js';
+import { tempFolder, until } from '../files/fileTestKit.js';
 import {
   batch,
   collectionFromEvents,
@@ -323,6 +327,42 @@ function fromEventsRig(): Rig<Named> {
 }
 
 /**
+ * newFileCollection over a temp folder: each object is a JSON file of its own, written, renamed and deleted
+ * for real; `settle()` waits (on the collection's events) until the collection shows every file.
+ */
+function fileRig(): Rig<Named> {
+  const folder = tempFolder();
+  const stop = new AbortController();
+  const c = newFileCollection<Named>(folder.dir, (text) => JSON.parse(text) as Named, {
+    name: 'conformance/files',
+    metadata: { ...RIG_METADATA },
+    stop: stop.signal,
+    debounceMs: 2,
+    resyncMs: 0,
+  });
+  const expected = new Set<string>();
+  const file = (k: string): string => join(folder.dir, `${k.replace('/', '_')}.json`);
+  const create = (k: string): void => {
+    expected.add(k);
+    writeFileSync(file(k), JSON.stringify(named(k)));
+  };
+  return {
+    collection: c,
+    createObject: create,
+    replaceKey: (o, n) => {
+      expected.delete(o);
+      rmSync(file(o));
+      create(n);
+    },
+    settle: () => until(c, () => c.list().length === expected.size && [...expected].every((k) => c.getKey(k) !== undefined)),
+    dispose: () => {
+      stop.abort();
+      folder.remove();
+    },
+  };
+}
+
+/**
  * Every collection kind that must pass the conformance suite. A kind without a factory here is unfinished.
  *
  * TO EXTEND: add one entry per new kind, in the same shape (`make` may be async; a rig fed from outside
@@ -344,4 +384,5 @@ export const RIG_FACTORIES: readonly RigFactory[] = [
   { kind: 'mapCollection over a static collection', make: mapRig },
   { kind: 'index-as-collection mapped to objects', make: indexCollectionRig },
   { kind: 'collectionFromEvents over a Subject', make: fromEventsRig },
+  { kind: 'newFileCollection over a temp folder', make: fileRig },
 ];
