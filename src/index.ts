@@ -76,9 +76,11 @@ export { joinCollection } from './collections/join/joinCollection.js';
 export { joinWithMergeCollection } from './collections/join/joinWithMergeCollection.js';
 export { nestedJoinWithMergeCollection, nestedJoinCollection } from './collections/join/nestedJoinCollection.js';
 export { mapCollection } from './collections/mapCollection.js';
-export { newIndex, newNamespaceIndex, namespaceOf, type Index } from './collections/newIndex.js';
+export { newIndex, newNamespaceIndex, unnamedIndex, namespaceOf, type Index } from './collections/newIndex.js';
 export type { IndexObject } from './collections/indexCollection.js';
 export { newRecomputeTrigger, type RecomputeTrigger } from './collections/newRecomputeTrigger.js';
+export { newRecomputeProtected, type RecomputeProtected } from './collections/newRecomputeProtected.js';
+export { newOptionsBuilder, type OptionsBuilder } from './core/optionsBuilder.js';
 
 /* RxJS: sources, live queries, operators */
 export { collectionFromEvents, type ObservableSourceOptions } from './collections/collectionFromEvents.js';
