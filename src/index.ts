@@ -7,6 +7,14 @@
 export { keyOf } from './core/keyOf.js';
 export { equals } from './core/equals.js';
 export { labelsOf, selectorOf, isSubset, selectsNonEmpty, type Labels } from './core/labels.js';
+export {
+  parseLabelSelector,
+  matchesLabelSelector,
+  labelSelectorOf,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+  type LabelSelectorOperator,
+} from './core/labelSelector.js';
 
 /* Events */
 export { latest, items, type Event, type EventType, type AddEvent, type UpdateEvent, type DeleteEvent } from './core/event.js';
@@ -51,6 +59,7 @@ export {
   filterObjectName,
   filterIndex,
   filterLabel,
+  filterLabelSelector,
   filterSelects,
   filterSelectsNonEmpty,
   filterGeneric,
@@ -65,10 +74,13 @@ export { collectionStats, type CollectionStats } from './observe/collectionStats
 /* Composition */
 export { joinCollection } from './collections/join/joinCollection.js';
 export { joinWithMergeCollection } from './collections/join/joinWithMergeCollection.js';
+export { nestedJoinWithMergeCollection, nestedJoinCollection } from './collections/join/nestedJoinCollection.js';
 export { mapCollection } from './collections/mapCollection.js';
-export { newIndex, newNamespaceIndex, namespaceOf, type Index } from './collections/newIndex.js';
+export { newIndex, newNamespaceIndex, unnamedIndex, namespaceOf, type Index } from './collections/newIndex.js';
 export type { IndexObject } from './collections/indexCollection.js';
 export { newRecomputeTrigger, type RecomputeTrigger } from './collections/newRecomputeTrigger.js';
+export { newRecomputeProtected, type RecomputeProtected } from './collections/newRecomputeProtected.js';
+export { newOptionsBuilder, type OptionsBuilder } from './core/optionsBuilder.js';
 
 /* RxJS: sources, live queries, operators */
 export { collectionFromEvents, type ObservableSourceOptions } from './collections/collectionFromEvents.js';

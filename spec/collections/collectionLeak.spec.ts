@@ -11,6 +11,8 @@ import {
   newIndex,
   joinCollection,
   joinWithMergeCollection,
+  nestedJoinWithMergeCollection,
+  nestedJoinCollection,
   fetch,
   filterKey,
   filterIndex,
@@ -116,6 +118,20 @@ const KINDS: readonly Kind[] = [
     name: 'joinWithMergeCollection',
     build: (s, stop) => ({
       c: joinWithMergeCollection([s.pods, s.cms], (vs) => vs[0], { stop }),
+      expected: [named('a', { app: 'x' }), named('b', { app: 'y' }), named('cfg', { app: 'x' })],
+    }),
+  },
+  {
+    name: 'nestedJoinWithMergeCollection',
+    build: (s, stop) => ({
+      c: nestedJoinWithMergeCollection(newStaticCollection<Collection<Named>>([s.pods, s.cms]), (vs) => vs[0], { stop }),
+      expected: [named('a', { app: 'x' }), named('b', { app: 'y' }), named('cfg', { app: 'x' })],
+    }),
+  },
+  {
+    name: 'nestedJoinCollection',
+    build: (s, stop) => ({
+      c: nestedJoinCollection(newStaticCollection<Collection<Named>>([s.pods, s.cms]), { stop }),
       expected: [named('a', { app: 'x' }), named('b', { app: 'y' }), named('cfg', { app: 'x' })],
     }),
   },

@@ -10,6 +10,7 @@ import {
   newIndex,
   namespaceOf,
   newNamespaceIndex,
+  unnamedIndex,
   newSingleton,
   newStatic,
   newStaticCollection,
@@ -246,5 +247,15 @@ describe('newIndex identity', () => {
     expect(again.handle).toBe(first.handle);
     expect(again.lookup('1').map((o) => o.metadata.name)).toEqual(['a']);
     expect(newIndex(c, 'other-name', (o) => [o.ip]).handle).not.toBe(first.handle);
+  });
+
+  it('should share an unnamed index between calls with the same extract function, and only then', () => {
+    const c = newStaticCollection<Pod>([pod('a', '1'), pod('b', '2')]);
+    const byIP = (p: Pod): readonly string[] => (p.status.podIP ? [p.status.podIP] : []);
+    const first = unnamedIndex(c, byIP);
+    expect(unnamedIndex(c, byIP).handle).toBe(first.handle);
+    expect(first.lookup('2').map((o) => o.metadata.name)).toEqual(['b']);
+    expect(unnamedIndex(c, (p: Pod) => byIP(p)).handle).not.toBe(first.handle);
+    expect(() => unnamedIndex(c, undefined as never)).toThrow(/extract function/);
   });
 });

@@ -1,5 +1,9 @@
 // Conformance rigs: one factory per collection kind, each driving its collection through the same steps.
 import { Subject } from 'rxjs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { newFileCollection } from '../../src/files/index.js';
+import { tempFolder, until } from '../files/fileTestKit.js';
 import {
   batch,
   collectionFromEvents,
@@ -8,6 +12,8 @@ import {
   joinCollection,
   joinWithMergeCollection,
   mapCollection,
+  nestedJoinCollection,
+  nestedJoinWithMergeCollection,
   newIndex,
   newCollection,
   newManyCollection,
@@ -206,6 +212,66 @@ function mergeJoinRig(): Rig<Named> {
   };
 }
 
+/**
+ * nestedJoinWithMergeCollection over a container of members that come and go: each object lives in a member
+ * of its own, added to the container with the object and removed with it; a shared third member holds a
+ * copy of every object, so merges of two values happen all along.
+ */
+function nestedMergeJoinRig(): Rig<Named> {
+  const shared = newStaticCollection<Named>([], { name: 'conformance/nestedShared' });
+  const container = newStaticCollection<Collection<Named>>([shared], { name: 'conformance/nestedMembers' });
+  const c = nestedJoinWithMergeCollection(container, (values) => ({ metadata: { ...values[0]!.metadata } }), {
+    name: 'conformance/nestedMergeJoin',
+    metadata: { ...RIG_METADATA },
+  });
+  const own = new Map<string, StaticCollection<Named>>();
+  const create = (k: string): void =>
+    batch(() => {
+      const member = newStaticCollection<Named>([named(k)], { name: `conformance/nestedMember/${k}` });
+      own.set(k, member);
+      container.updateObject(member);
+      shared.updateObject(named(k));
+    });
+  return {
+    collection: c,
+    createObject: create,
+    replaceKey: (o, n) =>
+      batch(() => {
+        const member = own.get(o);
+        own.delete(o);
+        if (member !== undefined) container.deleteObject(String(member.uid));
+        shared.deleteObject(o);
+        create(n);
+      }),
+  };
+}
+
+/** nestedJoinCollection (first wins) over a container whose members each hold every object, added in turn. */
+function nestedJoinRig(): Rig<Named> {
+  const left = newStaticCollection<Named>([], { name: 'conformance/nestedLeft' });
+  const right = newStaticCollection<Named>([], { name: 'conformance/nestedRight' });
+  const container = newStaticCollection<Collection<Named>>([left], { name: 'conformance/nestedPair' });
+  const c = nestedJoinCollection(container, { name: 'conformance/nestedJoin', metadata: { ...RIG_METADATA } });
+  let turn = 0;
+  const create = (k: string): void =>
+    batch(() => {
+      // The second member joins the container with the second object: a member added at run time.
+      const t = turn++;
+      if (t === 1) container.updateObject(right);
+      (t % 2 === 0 ? left : right).updateObject(named(k));
+    });
+  return {
+    collection: c,
+    createObject: create,
+    replaceKey: (o, n) =>
+      batch(() => {
+        left.deleteObject(o);
+        right.deleteObject(o);
+        create(n);
+      }),
+  };
+}
+
 /** mapCollection over a static collection. */
 function mapRig(): Rig<Named> {
   const src = newStaticCollection<Named>([], { name: 'conformance/mapSource' });
@@ -261,6 +327,42 @@ function fromEventsRig(): Rig<Named> {
 }
 
 /**
+ * newFileCollection over a temp folder: each object is a JSON file of its own, written, renamed and deleted
+ * for real; `settle()` waits (on the collection's events) until the collection shows every file.
+ */
+function fileRig(): Rig<Named> {
+  const folder = tempFolder();
+  const stop = new AbortController();
+  const c = newFileCollection<Named>(folder.dir, (text) => JSON.parse(text) as Named, {
+    name: 'conformance/files',
+    metadata: { ...RIG_METADATA },
+    stop: stop.signal,
+    debounceMs: 2,
+    resyncMs: 0,
+  });
+  const expected = new Set<string>();
+  const file = (k: string): string => join(folder.dir, `${k.replace('/', '_')}.json`);
+  const create = (k: string): void => {
+    expected.add(k);
+    writeFileSync(file(k), JSON.stringify(named(k)));
+  };
+  return {
+    collection: c,
+    createObject: create,
+    replaceKey: (o, n) => {
+      expected.delete(o);
+      rmSync(file(o));
+      create(n);
+    },
+    settle: () => until(c, () => c.list().length === expected.size && [...expected].every((k) => c.getKey(k) !== undefined)),
+    dispose: () => {
+      stop.abort();
+      folder.remove();
+    },
+  };
+}
+
+/**
  * Every collection kind that must pass the conformance suite. A kind without a factory here is unfinished.
  *
  * TO EXTEND: add one entry per new kind, in the same shape (`make` may be async; a rig fed from outside
@@ -277,7 +379,10 @@ export const RIG_FACTORIES: readonly RigFactory[] = [
   { kind: 'newSingleton over a static singleton', make: newSingletonRig, replaceOnly: true },
   { kind: 'joinCollection of two static collections', make: joinRig },
   { kind: 'joinWithMergeCollection of two static collections', make: mergeJoinRig },
+  { kind: 'nestedJoinWithMergeCollection over members that come and go', make: nestedMergeJoinRig },
+  { kind: 'nestedJoinCollection over a container that grows', make: nestedJoinRig },
   { kind: 'mapCollection over a static collection', make: mapRig },
   { kind: 'index-as-collection mapped to objects', make: indexCollectionRig },
   { kind: 'collectionFromEvents over a Subject', make: fromEventsRig },
+  { kind: 'newFileCollection over a temp folder', make: fileRig },
 ];

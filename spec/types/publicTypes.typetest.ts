@@ -2,6 +2,12 @@
 // say what they promise. Nothing here runs; each function is a scenario the compiler must accept or refuse.
 import {
   fetch,
+  filterLabelSelector,
+  nestedJoinWithMergeCollection,
+  newOptionsBuilder,
+  newRecomputeProtected,
+  parseLabelSelector,
+  type LabelSelector,
   filterGeneric,
   filterKey,
   newCollection,
@@ -70,4 +76,30 @@ export function typedOptions(): void {
   out.list();
   // @ts-expect-error the output has no `name`
   newCollection(src, (_ctx, p) => ({ id: p.metadata.name }), { key: (o) => o.name });
+}
+
+/** Full selectors: the Kubernetes shape, with its four operators only. */
+export function labelSelectors(pods: Collection<Pod>, ctx: HandlerContext): Pod[] {
+  const parsed: LabelSelector = parseLabelSelector('app=web,tier in (a,b)');
+  const ok: LabelSelector = { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'Exists' }] };
+  // @ts-expect-error Gt is not a LabelSelector operator
+  const gt: LabelSelector = { matchExpressions: [{ key: 'n', operator: 'Gt', values: ['1'] }] };
+  return [
+    ...fetch(ctx, pods, filterLabelSelector(parsed), filterLabelSelector('app')),
+    ...fetch(ctx, pods, filterLabelSelector(ok)),
+  ].concat(gt === ok ? [] : []);
+}
+
+/** A nested join keeps the members' object type; the options builder types `key` by it too. */
+export function nestedJoins(members: Collection<Collection<Pod>>): void {
+  const opts = newOptionsBuilder({ namePrefix: 'test' });
+  const joined = nestedJoinWithMergeCollection(members, (ps) => ps[0], opts.with<Pod>('Pods', { key: (p) => p.metadata.name }));
+  is<Equal<ReturnType<typeof joined.list>, Pod[]>>(true);
+  joined.list();
+  // @ts-expect-error merge must return the members' type
+  nestedJoinWithMergeCollection(members, (ps) => ps.length);
+  const protectedSet = newRecomputeProtected(new Set<string>());
+  protectedSet.modify((set) => void set.add('x'));
+  // @ts-expect-error modify's function returns the data's type (or nothing)
+  protectedSet.modify(() => 3);
 }

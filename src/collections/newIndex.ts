@@ -48,6 +48,22 @@ export function newIndex<O>(c: Collection<O>, name: string, extract: (o: O) => r
   return new IndexImpl<O>(handle as IndexHandle<unknown>, c);
 }
 
+/** Names of unnamed indexes, by extract function: the function is the index's identity (see `unnamedIndex`). */
+const unnamed = new WeakMap<object, string>();
+let unnamedCount = 0;
+
+/**
+ * `newIndex` without a name (krt's `UnnamedIndex`): the extract function is the identity, so two calls with
+ * the same function on one collection share an index, and two functions never do.
+ * @example const byNode = unnamedIndex(pods, podNode); // podNode: a function defined once, not inline
+ */
+export function unnamedIndex<O>(c: Collection<O>, extract: (o: O) => readonly string[]): Index<O> {
+  if (typeof extract !== 'function') throw new UsageError(`unnamedIndex on ${JSON.stringify(c.name)} needs an extract function`);
+  let name = unnamed.get(extract);
+  if (name === undefined) unnamed.set(extract, (name = `unnamed#${++unnamedCount}${extract.name ? ` ${extract.name}` : ''}`));
+  return newIndex(c, name, extract);
+}
+
 /** The namespace of an object: `getNamespace()`, else `metadata.namespace`, else `''`. */
 export function namespaceOf(o: unknown): string {
   if (o === null || typeof o !== 'object') return '';

@@ -14,18 +14,24 @@ export function labelsOf(o: unknown): Labels {
 }
 
 /**
- * Selector of an object: `getLabelSelector()` if present, else `spec.selector` (a plain map, or its
- * `matchLabels`), else `selector`; else empty.
+ * Selector of an object as a label map: `getLabelSelector()` if present, else `spec.selector`, else
+ * `selector`; else empty. Of a `{ matchLabels, matchExpressions }` selector this is the `matchLabels` part
+ * only: `labelSelectorOf` reads the whole selector, and the selector filters honour its expressions.
  */
 export function selectorOf(o: unknown): Labels {
-  if (o === null || typeof o !== 'object') return EMPTY;
-  const r = o as { getLabelSelector?: () => Labels | undefined; spec?: { selector?: unknown }; selector?: unknown };
-  if (typeof r.getLabelSelector === 'function') return r.getLabelSelector() ?? EMPTY;
-  const s = r.spec?.selector ?? r.selector;
-  return asLabelMap(s);
+  return asLabelMap(rawSelectorOf(o));
 }
 
-function asLabelMap(s: unknown): Labels {
+/** @internal The selector an object carries, as it carries it (a label map, a LabelSelector, or undefined). */
+export function rawSelectorOf(o: unknown): unknown {
+  if (o === null || typeof o !== 'object') return undefined;
+  const r = o as { getLabelSelector?: () => unknown; spec?: { selector?: unknown }; selector?: unknown };
+  if (typeof r.getLabelSelector === 'function') return r.getLabelSelector();
+  return r.spec?.selector ?? r.selector;
+}
+
+/** @internal A selector as its label map: a LabelSelector's `matchLabels`, a plain map itself, anything else empty. */
+export function asLabelMap(s: unknown): Labels {
   if (s === null || typeof s !== 'object') return EMPTY;
   const sel = s as { matchLabels?: unknown; matchExpressions?: unknown };
   // A metav1.LabelSelector nests its map under matchLabels; a Service selector is the map itself.

@@ -1,6 +1,7 @@
 // Folding a fetch's filters into the dependency record the engine stores (or reusing the last run's record).
 import type { InternalCollection, IndexHandle } from '../engine/internalCollection.js';
 import type { Labels } from '../core/labels.js';
+import { compileLabelSelector, type CompiledSelector } from '../core/labelSelector.js';
 import { UsageError } from '../core/errors.js';
 import { DependencyRecord, sameKeys, type Dependency } from '../engine/derived/dependency.js';
 import type { FetchFilter } from './filters.js';
@@ -14,6 +15,7 @@ class ParsedFilters {
   labels: Labels | undefined = undefined;
   selects: Labels | undefined = undefined;
   selectsNonEmpty: Labels | undefined = undefined;
+  labelSelector: CompiledSelector | undefined = undefined;
   generic: ((o: unknown) => boolean) | undefined = undefined;
   suppress: ((a: unknown, b: unknown) => boolean) | undefined = undefined;
 }
@@ -85,6 +87,7 @@ function repeatsIndexed(
         rare.labels === f.labels &&
         rare.selects === undefined &&
         rare.generic === undefined &&
+        rare.labelSelector === undefined &&
         rare.suppress === undefined &&
         previous.selectsNonEmpty === undefined
       );
@@ -94,6 +97,7 @@ function repeatsIndexed(
         rare.selects === f.labels &&
         rare.labels === undefined &&
         rare.generic === undefined &&
+        rare.labelSelector === undefined &&
         rare.suppress === undefined &&
         previous.selectsNonEmpty === undefined
       );
@@ -103,6 +107,7 @@ function repeatsIndexed(
         rare.generic === f.predicate &&
         rare.labels === undefined &&
         rare.selects === undefined &&
+        rare.labelSelector === undefined &&
         rare.suppress === undefined &&
         previous.selectsNonEmpty === undefined
       );
@@ -128,9 +133,13 @@ function finish(previous: Dependency | undefined): Dependency {
     return previous;
   }
   const rare =
-    d.labels === undefined && d.selects === undefined && d.generic === undefined && d.suppress === undefined
+    d.labels === undefined &&
+    d.selects === undefined &&
+    d.labelSelector === undefined &&
+    d.generic === undefined &&
+    d.suppress === undefined
       ? undefined
-      : { labels: d.labels, selects: d.selects, generic: d.generic, suppress: d.suppress };
+      : { labels: d.labels, selects: d.selects, labelSelector: d.labelSelector, generic: d.generic, suppress: d.suppress };
   const out = new DependencyRecord(d.source, d.indexHandle, d.indexHandle !== undefined ? d.indexKey : d.keys, d.selectsNonEmpty, rare);
   release(d);
   return out;
@@ -139,7 +148,7 @@ function finish(previous: Dependency | undefined): Dependency {
 /** Drops the scratch record's references, so that it never keeps a disposed graph alive. */
 function release(d: ParsedFilters): void {
   d.source = undefined as unknown as InternalCollection<unknown>;
-  d.keys = d.indexHandle = d.indexKey = d.labels = d.selects = d.selectsNonEmpty = d.generic = d.suppress = undefined;
+  d.keys = d.indexHandle = d.indexKey = d.labels = d.selects = d.selectsNonEmpty = d.labelSelector = d.generic = d.suppress = undefined;
 }
 
 /** Whether two records select the same objects and treat changes alike (label maps compared by identity). */
@@ -152,6 +161,7 @@ function sameRecord(a: Dependency, b: ParsedFilters): boolean {
     a.labels === b.labels &&
     a.selects === b.selects &&
     a.selectsNonEmpty === b.selectsNonEmpty &&
+    a.labelSelector === b.labelSelector &&
     a.generic === b.generic &&
     a.suppress === b.suppress
   );
@@ -173,6 +183,9 @@ function applyFilter(d: ParsedFilters, f: FetchFilter<never>): void {
       break;
     case 'selectsNonEmpty':
       d.selectsNonEmpty = f.labels;
+      break;
+    case 'labelSelector':
+      d.labelSelector = compileLabelSelector(f.selector);
       break;
     case 'generic':
       d.generic = f.predicate as (o: unknown) => boolean; // the collection is of the type the predicate reads (fetch checks it)

@@ -1,6 +1,8 @@
 // A dependency: what one fetch recorded (collection and filters), and the predicate that decides whether a change matters.
 import type { InternalCollection, IndexHandle } from '../internalCollection.js';
-import { isSubset, labelsOf, selectorOf, selectsNonEmpty, type Labels } from '../../core/labels.js';
+import { isSubset, labelsOf, type Labels } from '../../core/labels.js';
+import { filedSelects, readSelector, type CompiledSelector, type FiledSelector } from '../../core/labelSelector.js';
+import { UsageError } from '../../core/errors.js';
 
 /** @internal What one fetch recorded. */
 export interface Dependency {
@@ -13,6 +15,8 @@ export interface Dependency {
   readonly labels?: Labels;
   readonly selects?: Labels;
   readonly selectsNonEmpty?: Labels;
+  /** `filterLabelSelector`: the objects' labels must meet this selector. */
+  readonly labelSelector?: CompiledSelector;
   readonly generic?: (o: unknown) => boolean;
   /** partialFetch: an update for which this returns true does not count as a change. */
   readonly suppress?: (a: unknown, b: unknown) => boolean;
@@ -67,6 +71,7 @@ function isMany(d: DepList): d is readonly Dependency[] {
 export interface RareFilters {
   readonly labels: Labels | undefined;
   readonly selects: Labels | undefined;
+  readonly labelSelector: CompiledSelector | undefined;
   readonly generic: ((o: unknown) => boolean) | undefined;
   readonly suppress: ((a: unknown, b: unknown) => boolean) | undefined;
 }
@@ -99,6 +104,9 @@ export class DependencyRecord implements Dependency {
   get selects(): Labels | undefined {
     return this.rare?.selects;
   }
+  get labelSelector(): CompiledSelector | undefined {
+    return this.rare?.labelSelector;
+  }
   get generic(): ((o: unknown) => boolean) | undefined {
     return this.rare?.generic;
   }
@@ -116,15 +124,16 @@ export function sameKeys(a: readonly string[] | undefined, b: readonly string[] 
 }
 
 /**
- * @internal `matches(dep, o, true)` with `selector` in place of `selectorOf(o)`: for an object a selector
+ * @internal `matches(dep, o, true)` with `selector` in place of the object's own: for an object a selector
  * lookup named, whose selector the lookup read when it filed the object.
  */
-export function matchesFiledBy(dep: Dependency, o: unknown, selector: Labels): boolean {
-  if (dep.selectsNonEmpty !== undefined && !selectsNonEmpty(selector, dep.selectsNonEmpty)) return false;
+export function matchesFiledBy(dep: Dependency, o: unknown, selector: FiledSelector): boolean {
+  if (dep.selectsNonEmpty !== undefined && !filedSelects(selector, dep.selectsNonEmpty, true)) return false;
   const rare = dep.rare;
   if (rare === undefined) return true;
-  if (rare.selects !== undefined && !isSubset(selector, rare.selects)) return false;
+  if (rare.selects !== undefined && !filedSelects(selector, rare.selects, false)) return false;
   if (rare.labels !== undefined && !isSubset(rare.labels, labelsOf(o))) return false;
+  if (rare.labelSelector !== undefined && !rare.labelSelector.matches(labelsOf(o))) return false;
   if (rare.generic !== undefined && !rare.generic(o)) return false;
   return true;
 }
@@ -137,15 +146,35 @@ export function readsSelector(dep: Dependency): boolean {
 /**
  * @internal Whether `o` passes the dependency's filters. With `prefiltered`, the key and index filters are
  * taken as already satisfied (the object came from a key or index lookup). `selector`, when given, is
- * `selectorOf(o)` as the caller already read it.
+ * `selectorIn(dep.source, o)` as the caller already read it.
  */
-export function matches(dep: Dependency, o: unknown, prefiltered: boolean, selector?: Labels): boolean {
+export function matches(dep: Dependency, o: unknown, prefiltered: boolean, selector?: FiledSelector): boolean {
   if (!prefiltered) {
     if (dep.keys !== undefined && !dep.keys.includes(dep.source.keyOf(o))) return false;
     if (dep.indexHandle !== undefined && !dep.indexHandle.extract(o).includes(dep.indexKey!)) return false;
   }
   // The selector is read only when a selector filter needs it (it may run the object's getLabelSelector).
-  return matchesFiledBy(dep, o, readsSelector(dep) ? (selector ?? selectorOf(o)) : NO_SELECTOR);
+  return matchesFiledBy(dep, o, readsSelector(dep) ? (selector ?? selectorIn(dep.source, o)) : NO_SELECTOR);
+}
+
+/**
+ * @internal The selector of `o`, an object of `source`, as the selector filters test it.
+ * @throws UsageError for an invalid selector, naming the collection, the object's key and the selector.
+ */
+export function selectorIn(source: { readonly name: string; keyOf(o: unknown): string }, o: unknown): FiledSelector {
+  try {
+    return readSelector(o);
+  } catch (e) {
+    let key: string;
+    try {
+      key = source.keyOf(o);
+    } catch {
+      key = '(no key)';
+    }
+    throw new UsageError(
+      `collection ${JSON.stringify(source.name)} object ${JSON.stringify(key)}: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
 }
 
 /** Stands in for the selector of an object when no selector filter reads it. */

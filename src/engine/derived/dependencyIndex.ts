@@ -1,8 +1,8 @@
 // Per-input dependency records and their reverse index: which inputs must recompute when a fetched collection changes.
 import type { Event } from '../../core/event.js';
 import type { IndexHandle, InternalCollection } from '../internalCollection.js';
-import { depArray, depAt, depCount, matches, readsSelector, sameKeys, type DepList, type Dependency } from './dependency.js';
-import { selectorOf, type Labels } from '../../core/labels.js';
+import { depArray, depAt, depCount, matches, readsSelector, sameKeys, selectorIn, type DepList, type Dependency } from './dependency.js';
+import type { FiledSelector } from '../../core/labelSelector.js';
 
 /**
  * @internal What the index needs of an input: its key, the dependencies of its last committed run (which
@@ -163,8 +163,8 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
    * is tested against every pod of its namespace, which read them twice per pod before. Not kept when the
    * read throws, so every candidate meets (and reports) the error as it did.
    */
-  private oldSelector: Labels | undefined = undefined;
-  private newSelector: Labels | undefined = undefined;
+  private oldSelector: FiledSelector | undefined = undefined;
+  private newSelector: FiledSelector | undefined = undefined;
 
   /** Strict mode: rebuilds the reverse index from the per-input records and compares. */
   inconsistency(): string | undefined {
@@ -233,14 +233,14 @@ export class DependencyIndex<R extends TrackedInput = TrackedInput> {
         const matchedOld =
           e.old !== undefined &&
           (!known || (filed & OLD_FILED) !== 0) &&
-          matches(dep, e.old, known, bySelector ? (this.oldSelector ??= selectorOf(e.old)) : undefined);
+          matches(dep, e.old, known, bySelector ? (this.oldSelector ??= selectorIn(dep.source, e.old)) : undefined);
         // Only partialFetch needs both sides of a match: a fan-out from a broad selector to a narrow one has
         // every reader match the old object, and testing the new one too was a second subset test per reader.
         if (matchedOld && dep.suppress === undefined) return true;
         const matchedNew =
           e.new !== undefined &&
           (!known || (filed & NEW_FILED) !== 0) &&
-          matches(dep, e.new, known, bySelector ? (this.newSelector ??= selectorOf(e.new)) : undefined);
+          matches(dep, e.new, known, bySelector ? (this.newSelector ??= selectorIn(dep.source, e.new)) : undefined);
         if (!matchedOld && !matchedNew) continue;
         // partialFetch: an update with an equal projection changes nothing the transform saw, unless it moved
         // the object into or out of the fetch's result (krt suppresses even then, losing membership changes).

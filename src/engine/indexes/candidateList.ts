@@ -1,19 +1,19 @@
 // The candidates a selector lookup names for one fetch: each object with the selector it was filed by.
-import type { Labels } from '../../core/labels.js';
+import type { FiledSelector } from '../../core/labelSelector.js';
 
 /**
  * @internal Filled by `SelectorLookup.candidates` and emptied by the fetch that tests them, keeping its
  * capacity (see ScratchList). Each candidate comes with the selector the lookup read when it filed the
- * object, so the fetch tests that map instead of reading the selector again (`selectorOf` looks at
+ * object, so the fetch tests that selector instead of reading it again (`readSelector` looks at
  * `getLabelSelector`, `spec.selector` and `matchLabels` on every call). Undefined: the selector could not
  * be read, and the fetch must meet the error the way a scan would.
  */
 export class CandidateList<T> {
   private readonly values: Array<T | undefined> = [];
-  private readonly selectors: Array<Labels | undefined> = [];
+  private readonly selectors: Array<FiledSelector | undefined> = [];
   length = 0;
 
-  push(value: T, selector: Labels | undefined): void {
+  push(value: T, selector: FiledSelector | undefined): void {
     const i = this.length++;
     this.values[i] = value;
     this.selectors[i] = selector;
@@ -23,7 +23,7 @@ export class CandidateList<T> {
     return this.values[i] as T;
   }
 
-  selectorAt(i: number): Labels | undefined {
+  selectorAt(i: number): FiledSelector | undefined {
     return this.selectors[i];
   }
 

@@ -6,7 +6,8 @@
 // filed under one pair of its selector (its anchor), and the candidates for a label map are the objects
 // filed under the map's own pairs. Callers still test each candidate: the lookup narrows, it never decides.
 
-import { selectorOf, type Labels } from '../../core/labels.js';
+import type { Labels } from '../../core/labels.js';
+import { CompiledSelector, readSelector as readFiledSelector, type FiledSelector } from '../../core/labelSelector.js';
 import type { CandidateList } from './candidateList.js';
 
 /**
@@ -36,7 +37,7 @@ interface Slot<T> {
   /** Undefined only in a kept place, which is filed nowhere. */
   value: T | undefined;
   /** The selector it was filed by: an update keeping the same selector object keeps the filing. */
-  selector: Labels | undefined;
+  selector: FiledSelector | undefined;
   /** Position in the set's insertion order, which answers keep. */
   readonly seq: number;
   /** Where the slot is filed: one anchor bucket, the empty selectors, or the ones always a candidate; undefined
@@ -71,7 +72,8 @@ export class SelectorLookup<T> {
    * Always candidates: objects whose selector could not be read (a throwing `getLabelSelector`), so that the
    * caller's own test meets the error where a scan would have, and selectors whose every value is undefined
    * (outside the types, but such a pair matches every label map without that label, which no pair of the
-   * label map leads to).
+   * label map leads to), and selectors of expressions only (`NotIn` and `DoesNotExist` select label maps
+   * without the label, so no pair of a label map leads to them either: they are tested on every lookup).
    */
   private readonly always: Slot<T>[] = [];
   private nextSeq = 0;
@@ -213,14 +215,15 @@ export class SelectorLookup<T> {
       if (slot.bucket === undefined || slot.bucket[slot.pos] !== slot)
         return `selector lookup lost track of ${JSON.stringify(key)} in its bucket`;
       const selector = readSelector(value);
+      const pairs = selector === undefined ? undefined : anchorPairs(selector);
       const filed =
-        selector === undefined
+        pairs === undefined
           ? slot.bucket === this.always
           : slot.anchorName === undefined
-            ? Object.keys(selector).length === 0
+            ? Object.keys(pairs).length === 0 && !(selector instanceof CompiledSelector)
               ? slot.bucket === this.empty
-              : slot.bucket === this.always && Object.values(selector).every((v: unknown) => v === undefined)
-            : selector[slot.anchorName] === slot.anchorValue && this.anchored.get(slot.anchorName)?.get(slot.anchorValue) === slot.bucket;
+              : slot.bucket === this.always && Object.values(pairs).every((v: unknown) => v === undefined)
+            : pairs[slot.anchorName] === slot.anchorValue && this.anchored.get(slot.anchorName)?.get(slot.anchorValue) === slot.bucket;
       if (!filed) return `selector lookup files ${JSON.stringify(key)} under a pair its selector does not have`;
     }
     return undefined;
@@ -236,11 +239,13 @@ export class SelectorLookup<T> {
     slot.anchorName = undefined;
     slot.anchorValue = undefined;
     if (selector === undefined) return this.put(slot, this.always);
+    // A compiled selector is filed by its matchLabels: a label map it selects has all of those pairs too.
+    const anchors = anchorPairs(selector);
     let bestCost = Infinity;
-    let pairs = 0;
-    for (const name in selector) {
+    let pairs = selector instanceof CompiledSelector ? 1 : 0;
+    for (const name in anchors) {
       pairs++;
-      const value: unknown = selector[name];
+      const value: unknown = anchors[name];
       if (value === undefined) continue;
       const byValue = this.anchored.get(name);
       const cost = byValue === undefined ? NEW_NAME_COST : (byValue.get(value)?.length ?? 0);
@@ -295,10 +300,15 @@ export class SelectorLookup<T> {
 
 const bySeq = (a: { seq: number }, b: { seq: number }): number => a.seq - b.seq;
 
-function readSelector(o: unknown): Labels | undefined {
+function readSelector(o: unknown): FiledSelector | undefined {
   try {
-    return selectorOf(o);
+    return readFiledSelector(o);
   } catch {
     return undefined;
   }
+}
+
+/** The pairs a selector can be filed under: every label map it selects has them all. */
+function anchorPairs(selector: FiledSelector): Labels {
+  return selector instanceof CompiledSelector ? selector.matchLabels : selector;
 }
