@@ -32,7 +32,11 @@ describe('the shared informer registry', () => {
     const first = newInformer<V1ConfigMap>(kc, CM, { name: 'first', stop: h.stop() });
     expect(await first.waitUntilSynced()).toBe(true);
     // The second joins a feed that has listed: it starts from its state, synced at once, without a request.
-    const second = newInformer<V1ConfigMap>(kc, CM, { name: 'second', stop: h.stop(), key: (o) => `name:${(o as V1ConfigMap).metadata!.name}` });
+    const second = newInformer<V1ConfigMap>(kc, CM, {
+      name: 'second',
+      stop: h.stop(),
+      key: (o) => `name:${(o as V1ConfigMap).metadata!.name}`,
+    });
     expect(second.hasSynced()).toBe(true);
     expect(second.list().map((o) => o.metadata!.name)).toEqual(['a']);
     expect(second.getKey('name:a')).toBe(first.getKey('default/a'));
