@@ -15,7 +15,7 @@ import { resourceVersionOf } from './feedSink.js';
  * LIST is in.
  */
 export interface InformerLike<T extends KubernetesObject> {
-  list(): T[];
+  list(): readonly T[];
   on(verb: 'add' | 'update' | 'delete', cb: (obj: T) => void): void;
   on(verb: 'error' | 'connect', cb: (err?: unknown) => void): void;
   off(verb: 'add' | 'update' | 'delete', cb: (obj: T) => void): void;
