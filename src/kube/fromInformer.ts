@@ -15,11 +15,17 @@ import { resourceVersionOf } from './feedSink.js';
  * LIST is in.
  */
 export interface InformerLike<T extends KubernetesObject> {
+  /** Every object the informer holds now. */
   list(): readonly T[];
+  /** Calls `cb` with each object added, updated or deleted. */
   on(verb: 'add' | 'update' | 'delete', cb: (obj: T) => void): void;
+  /** Calls `cb` when the informer fails (client-node then stops it) or (re)connects before a LIST or WATCH. */
   on(verb: 'error' | 'connect', cb: (err?: unknown) => void): void;
+  /** Removes a callback given to `on`. */
   off(verb: 'add' | 'update' | 'delete', cb: (obj: T) => void): void;
+  /** Removes a callback given to `on`. */
   off(verb: 'error' | 'connect', cb: (err?: unknown) => void): void;
+  /** The resourceVersion of the last LIST or event: empty until the first LIST is in. */
   latestResourceVersion?(): string;
 }
 
