@@ -112,5 +112,8 @@ describe('the shared informer registry', () => {
     expect(sharingKey({ ...CM, fieldSelector: 'metadata.name=a' }, undefined)).not.toBe(base);
     expect(sharingKey({ ...CM, plural: 'configmaps' }, undefined)).not.toBe(base);
     expect(sharingKey(CM, { metadataOnly: true })).not.toBe(base);
+    expect(sharingKey(CM, { opaqueResourceVersions: true })).not.toBe(base);
+    expect(sharingKey(CM, { waitForResource: false })).not.toBe(base);
+    expect(sharingKey(CM, { waitForResource: true, requestTimeoutMs: 5, resourcePollMs: 9 })).toBe(base);
   });
 });

@@ -47,7 +47,9 @@ export interface InformerOptions extends CollectionOptions {
   watchTimeoutMs?: number;
   /**
    * Share one LIST and WATCH with the other informers of this KubeConfig for the same resource, namespace,
-   * selectors, shape (`metadataOnly`, `stripServerFields`, `transform`) and schedulers. Default true.
+   * selectors, shape (`metadataOnly`, `stripServerFields`, `transform`, `opaqueResourceVersions`),
+   * `waitForResource` and schedulers. The feed takes the first user's other options (backoff, page size,
+   * timeouts); each user keeps its own name, stop signal, key and equality. Default true.
    */
   shared?: boolean;
   /** Waits between retries: exponential from 100 ms, capped at 5 s, with equal jitter by default. */

@@ -23,9 +23,11 @@ const feeds = new WeakMap<KubeConfig, Map<string, InformerFeed>>();
 
 /**
  * What two informers must agree on to share: the resource (apiVersion, kind, plural, namespace), both
- * selectors, what is stored (metadata only, stripped, which transform) and the schedulers (a test's virtual
- * clock must not drive a production informer's timers). Everything else of the feed (backoff, page size,
- * timeouts) is the first user's; each user's collection options (name, stop, key, equals) stay its own.
+ * selectors, what is admitted and stored (metadata only, stripped, which transform, opaque resourceVersions),
+ * whether a missing CRD is waited for, and the schedulers (a test's virtual clock must not drive a production
+ * informer's timers). The rest of the feed's options (backoff, page size, timeouts, poll interval) are the
+ * first user's: they tune how the shared LIST and WATCH recover, not what a user sees. Each user's collection
+ * options (name, stop, key, equals, metadata, debugger) stay its own.
  */
 export function sharingKey(ref: ResourceRef, opts: InformerOptions | undefined): string {
   return JSON.stringify([
@@ -37,6 +39,8 @@ export function sharingKey(ref: ResourceRef, opts: InformerOptions | undefined):
     ref.fieldSelector ?? '',
     opts?.metadataOnly === true,
     opts?.stripServerFields === true,
+    opts?.opaqueResourceVersions === true,
+    opts?.waitForResource !== false,
     identityOf(opts?.transform),
     identityOf(opts?.scheduler),
     identityOf(opts?.timerScheduler),
