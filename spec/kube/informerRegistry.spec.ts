@@ -4,6 +4,7 @@ import { VirtualTimeScheduler } from 'rxjs';
 import { CoreV1Api, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
 import { newInformer, informerStats } from '../../src/kube/index.js';
 import { sharingKey } from '../../src/kube/informerRegistry.js';
+import { informerReadings } from '../../src/observe/liveComponents.js';
 import { Harness, Replica, isList, isWatch, until } from '../helpers/kube.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
@@ -50,6 +51,12 @@ describe('the shared informer registry', () => {
     expect(informerStats(first)).toMatchObject({ lists: 1, watches: 1 });
     expect([first.name, second.name]).toEqual(['first', 'second']);
     expect([a.violations, b.violations]).toEqual([[], []]);
+    // Metrics count the shared LIST and WATCH once, not once per collection.
+    const readings = informerReadings().filter((r) => r.collection === (first as unknown) || r.collection === (second as unknown));
+    expect(readings.map((r) => [r.lists, r.watches])).toEqual([
+      [1, 1],
+      [0, 0],
+    ]);
   });
 
   it('should keep the WATCH open until the last user stops, and start a new one for a user that comes after', async () => {

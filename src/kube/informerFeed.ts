@@ -86,6 +86,14 @@ export class InformerFeed {
     this.onIdle();
   }
 
+  /**
+   * Whether `sink` carries the feed's request counters in metrics: the first attached one does, so that
+   * collections sharing a feed do not count its LISTs and WATCHes once each.
+   */
+  countsRequests(sink: FeedSink): boolean {
+    return this.sinks.values().next().value === sink;
+  }
+
   /** Where LISTs and WATCHes go (the plural guessed, given, or found by discovery). */
   get path(): string {
     return this.location.path;
