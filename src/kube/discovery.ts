@@ -61,3 +61,9 @@ export class ResourceLocation {
     return 'moved';
   }
 }
+
+/** A 404 on a LIST, turned into an error that names the kind the server does not serve; anything else as it is. */
+export function explainNotFound(error: unknown, ref: ResourceRef): unknown {
+  if (!(error instanceof ApiError) || error.statusCode !== 404) return error;
+  return new ApiError(404, `the server has no resource for apiVersion=${ref.apiVersion} kind=${ref.kind} (${error.message})`, error.reason);
+}

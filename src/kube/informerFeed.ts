@@ -17,7 +17,8 @@ import { admissionFor, isDecimalResourceVersion, type Admission } from './admiss
 import { RejectedObjectError } from './rejectedObjectError.js';
 import { WatchConnection, watchEndInput, watchErrorInput } from './watchConnection.js';
 import { shapeOf, type ObjectShape } from './objectShape.js';
-import { ResourceLocation } from './discovery.js';
+import { ResourceLocation, explainNotFound } from './discovery.js';
+import { FeedStore } from './feedStore.js';
 import { resourceVersionOf, type FeedEvent, type FeedSink } from './feedSink.js';
 
 /** Stops when its last sink detaches; `onIdle` lets the registry forget it. */
@@ -38,7 +39,7 @@ export class InformerFeed {
   private flushAction: Subscription | undefined;
   private buffer: FeedEvent[] = [];
   /** The objects as last applied, by their default key: what a sink attaching late starts from. */
-  private readonly store = new Map<string, KubernetesObject>();
+  private readonly store = new FeedStore();
   private listedOnce = false;
   private isSynced = false;
   readonly stats: InformerStats = initialStats('listing');
@@ -148,7 +149,11 @@ export class InformerFeed {
           break;
         case 'report':
           this.stats.errors++;
-          this.fail(this.explain(e.error), undefined, `${e.during} of ${this.path} failed; retrying`);
+          this.fail(
+            this.listedOnce ? e.error : explainNotFound(e.error, this.ref),
+            undefined,
+            `${e.during} of ${this.path} failed; retrying`,
+          );
           break;
         case 'absent':
           this.onAbsent();
@@ -159,18 +164,6 @@ export class InformerFeed {
 
   private fail(cause: unknown, key: string | undefined, message: string): void {
     for (const s of this.sinks) s.failed(cause, key, message);
-  }
-
-  /** Turns a 404 on LIST into an error that names the kind the server does not know. */
-  private explain(error: unknown): unknown {
-    if (error instanceof ApiError && error.statusCode === 404 && !this.listedOnce) {
-      return new ApiError(
-        404,
-        `the server has no resource for apiVersion=${this.ref.apiVersion} kind=${this.ref.kind} (${error.message})`,
-        error.reason,
-      );
-    }
-    return error;
   }
 
   /** Whether a LIST 404 means "not installed yet" (a custom resource, waited for) rather than a failure. */
@@ -263,25 +256,17 @@ export class InformerFeed {
       { resource: this.path, objects: items.length, relist: !first },
       `informer of ${this.path} ${first ? 'listed' : 'relisted'} ${items.length} object(s)`,
     );
-    const next = new Map<string, KubernetesObject>();
+    const listed = new Map<string, KubernetesObject>();
     const keep = new Set<string>();
     for (const value of items) {
       const object = this.admitted(value, 'listed object', keep);
       if (object === undefined) continue;
       const key = tryKeyOf(object);
-      if (key === undefined) {
-        this.fail(new Error('no metadata.name'), undefined, 'listed object without a usable key');
-        continue;
-      }
-      const cur = this.store.get(key);
-      next.set(key, cur !== undefined && resourceVersionOf(cur) === resourceVersionOf(object) ? cur : object);
+      // Admission saw a name: only a transform can have lost it.
+      if (key === undefined) this.fail(new Error('no metadata.name'), undefined, 'listed object without a usable key');
+      else listed.set(key, object);
     }
-    for (const key of keep) {
-      const cur = this.store.get(key);
-      if (cur !== undefined && !next.has(key)) next.set(key, cur);
-    }
-    this.store.clear();
-    for (const [k, v] of next) this.store.set(k, v);
+    this.store.replace(listed, keep);
     const syncing = !this.isSynced;
     this.isSynced = true;
     mutate(() => {
@@ -391,12 +376,7 @@ export class InformerFeed {
     if (this.buffer.length === 0) return;
     const events = this.buffer;
     this.buffer = [];
-    for (const e of events) {
-      const key = tryKeyOf(e.object);
-      if (key === undefined) continue;
-      if (e.type === 'DELETED') this.store.delete(key);
-      else this.store.set(key, e.object);
-    }
+    this.store.apply(events);
     mutate(() => {
       for (const s of this.sinks) s.apply(events);
     });
