@@ -2,12 +2,30 @@
 // embedded API server and arrive by watch, so the rig's `settle()` waits until the collection shows them; the
 // steps are the shared ones (steps.ts), with a race step of concurrent creations.
 import { describe, it, expect, afterEach } from '@jest/globals';
-import { CoreV1Api, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
+import { CoreV1Api, makeInformer, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
 import { keyOf, latest, type Collection, type Event } from '../../src/index.js';
-import { newInformer } from '../../src/kube/index.js';
+import { fromInformer, newInformer } from '../../src/kube/index.js';
 import { Harness, until } from '../helpers/kube.js';
 import { RIG_METADATA, type Named, type Rig } from './rig.js';
 import { runConformance, runReplaceConformance, type RaceStep } from './steps.js';
+
+/** ConfigMaps of every namespace as a collection, stopped by `stop`. */
+type InformerOf = (kc: KubeConfig, stop: AbortSignal) => Collection<V1ConfigMap>;
+
+const rxkrtInformer: InformerOf = (kc, stop) =>
+  newInformer<V1ConfigMap>(
+    kc,
+    { apiVersion: 'v1', kind: 'ConfigMap' },
+    { stop, metadata: { ...RIG_METADATA }, name: 'conformance/informer' },
+  );
+
+/** krt's WrapClient: client-node's own informer, started and stopped by the application, wrapped. */
+const wrappedClientNodeInformer: InformerOf = (kc, stop) => {
+  const core = kc.makeApiClient(CoreV1Api);
+  const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/configmaps', () => core.listConfigMapForAllNamespaces());
+  stop.addEventListener('abort', () => void informer.stop(), { once: true });
+  return fromInformer(informer, { stop, metadata: { ...RIG_METADATA }, name: 'conformance/fromInformer', synced: informer.start() });
+};
 
 /** krt rig 1: an informer of ConfigMaps; keys `a/b` are namespace `a`, name `b`. */
 class InformerRig implements Rig<Named> {
@@ -17,22 +35,17 @@ class InformerRig implements Rig<Named> {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly expected = new Set<string>();
 
-  constructor(kc: KubeConfig, stop: AbortSignal) {
+  constructor(kc: KubeConfig, stop: AbortSignal, informerOf: InformerOf) {
     this.core = kc.makeApiClient(CoreV1Api);
-    const informer = newInformer<V1ConfigMap>(
-      kc,
-      { apiVersion: 'v1', kind: 'ConfigMap' },
-      { stop, metadata: { ...RIG_METADATA }, name: 'conformance/informer' },
-    );
-    this.collection = informer as unknown as Collection<Named>;
+    this.collection = informerOf(kc, stop) as unknown as Collection<Named>;
   }
 
   /** Namespaces the keys will use (a namespaced object needs its namespace to exist). */
-  static async make(h: Harness): Promise<InformerRig> {
+  static async make(h: Harness, informerOf: InformerOf = rxkrtInformer): Promise<InformerRig> {
     const server = await h.server();
     const kc = server.kubeConfig();
     await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'a' } } });
-    return new InformerRig(kc, h.stop());
+    return new InformerRig(kc, h.stop(), informerOf);
   }
 
   createObject(key: string): Promise<unknown> {
@@ -117,5 +130,18 @@ describe('conformance: informer (krt rig 1)', () => {
 
   it('should pass the replace sub-suite', async () => {
     await runReplaceConformance(await InformerRig.make(h));
+  });
+});
+
+describe('conformance: fromInformer over client-node makeInformer (krt WrapClient)', () => {
+  const h = new Harness();
+  afterEach(() => h.release());
+
+  it('should pass the conformance suite', async () => {
+    await runConformance(await InformerRig.make(h, wrappedClientNodeInformer), raceOverWatch);
+  });
+
+  it('should pass the replace sub-suite', async () => {
+    await runReplaceConformance(await InformerRig.make(h, wrappedClientNodeInformer));
   });
 });

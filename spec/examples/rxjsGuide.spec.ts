@@ -36,6 +36,10 @@ describe('docs/rxjs.md', () => {
     expect(await printedBy('../../examples/rxjs-guide/operators.js')).toEqual(promisedOutput('examples/rxjs-guide/operators.ts'));
   });
 
+  it('should show examples/rxjs-guide/virtualTime.ts verbatim, and it prints what the guide says', async () => {
+    expect(await printedBy('../../examples/rxjs-guide/virtualTime.js')).toEqual(promisedOutput('examples/rxjs-guide/virtualTime.ts'));
+  });
+
   it('should show examples/rxjs-guide/marbles.ts verbatim, and its marble test passes', async () => {
     const code = readFileSync(join(root, 'examples/rxjs-guide/marbles.ts'), 'utf8');
     expect(guide).toContain(`\`\`\`ts\n${code}\`\`\``);

@@ -15,6 +15,8 @@ const ALL_INPUTS: readonly InformerInput[] = [
   { kind: 'watchHealthy' },
   { kind: 'watchFailed', error: boom },
   { kind: 'timerFired' },
+  { kind: 'resourceMissing' },
+  { kind: 'resourceFound' },
   { kind: 'stop' },
 ];
 
@@ -43,6 +45,7 @@ const ALL_STATES: readonly InformerState[] = [
   watching('5', { afterList: true, attempt: 2 }),
   waiting('list', '', 1),
   waiting('watch', '5', 4),
+  { kind: 'absent' },
   STOPPED,
 ];
 
@@ -107,7 +110,9 @@ describe('informerStep', () => {
     });
 
     it('should ignore watch inputs and timers while listing (stale inputs)', () => {
-      for (const input of ALL_INPUTS.filter((i) => i.kind !== 'listed' && i.kind !== 'listFailed' && i.kind !== 'stop')) {
+      for (const input of ALL_INPUTS.filter(
+        (i) => i.kind !== 'listed' && i.kind !== 'listFailed' && i.kind !== 'resourceMissing' && i.kind !== 'stop',
+      )) {
         expect(step(listing(2), input)).toEqual({ state: listing(2), effects: [] });
       }
     });
@@ -252,6 +257,30 @@ describe('informerStep', () => {
     });
   });
 
+  describe('absent (a custom resource whose CRD is not installed yet)', () => {
+    it('should count as synced and empty on a missing resource, and probe for it every resourcePollMs', () => {
+      const [missing, fired, still, again, found] = run(listing(2), [
+        { kind: 'resourceMissing' },
+        { kind: 'timerFired' },
+        { kind: 'resourceMissing' },
+        { kind: 'timerFired' },
+        { kind: 'resourceFound' },
+      ]);
+      expect(missing).toEqual({ state: { kind: 'absent' }, effects: [{ kind: 'absent' }, { kind: 'wait', ms: 5_000 }] });
+      expect(fired).toEqual({ state: { kind: 'absent' }, effects: [{ kind: 'probe' }] });
+      expect(still).toEqual({ state: { kind: 'absent' }, effects: [{ kind: 'wait', ms: 5_000 }] });
+      expect(again!.effects).toEqual([{ kind: 'probe' }]);
+      // Found: a LIST from scratch, with no failures counted against it.
+      expect(found).toEqual({ state: listing(0), effects: [{ kind: 'list' }] });
+      expect(step(listing(), { kind: 'resourceMissing' }, undefined, 250).effects).toEqual([{ kind: 'absent' }, { kind: 'wait', ms: 250 }]);
+    });
+
+    it('should ignore watch and list inputs while absent', () => {
+      const ignored = ALL_INPUTS.filter((i) => !['timerFired', 'resourceMissing', 'resourceFound', 'stop'].includes(i.kind));
+      for (const input of ignored) expect(step({ kind: 'absent' }, input)).toEqual({ state: { kind: 'absent' }, effects: [] });
+    });
+  });
+
   describe('stop', () => {
     it('should stop from every state, closing the watch and cancelling the timer', () => {
       for (const s of ALL_STATES.filter((x) => x.kind !== 'stopped')) {
@@ -281,7 +310,7 @@ describe('informerStep', () => {
         const r = step(s, input);
         if (r.state.kind === 'stopped' || r.effects.length === 0) continue;
         if (r.state.kind === 'watching' && input.kind === 'watchEvent') continue;
-        const next = r.effects.filter((e) => e.kind === 'list' || e.kind === 'watch' || e.kind === 'wait');
+        const next = r.effects.filter((e) => e.kind === 'list' || e.kind === 'watch' || e.kind === 'wait' || e.kind === 'probe');
         expect({ from: s, input: input.kind, next: next.length }).toEqual({ from: s, input: input.kind, next: 1 });
       }
     }

@@ -72,7 +72,12 @@ describe('newInformer backoff', () => {
   });
 
   it('should not forgive failures for a watch that ends before healthyWatchMs', async () => {
-    const { server, proxy, clock, informer, replica } = await setup({ backoff: { random: () => 1 }, healthyWatchMs: 30_000 });
+    // The watch timeout (also on this clock) kept apart from the health timer the test looks for.
+    const { server, proxy, clock, informer, replica } = await setup({
+      backoff: { random: () => 1 },
+      healthyWatchMs: 30_000,
+      watchTimeoutMs: 120_000,
+    });
     // The first watch fails at once.
     proxy.on(
       watchOf('/configmaps'),

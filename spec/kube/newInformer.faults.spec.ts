@@ -262,10 +262,14 @@ describe('newInformer under faults', () => {
     expect(Object.keys(replica.versions())).toEqual(['default/late']);
   });
 
-  it('should report an unknown kind by apiVersion and kind, retry, and sync once its CRD exists', async () => {
+  it('should report an unknown kind by apiVersion and kind, retry, and sync once its CRD exists (waitForResource off)', async () => {
     const server = await h.server();
     const kc = server.kubeConfig();
-    const widgets = newInformer<KubernetesObject>(kc, { apiVersion: 'example.com/v1', kind: 'Widget' }, { stop: h.stop(), backoff: FAST });
+    const widgets = newInformer<KubernetesObject>(
+      kc,
+      { apiVersion: 'example.com/v1', kind: 'Widget' },
+      { stop: h.stop(), backoff: FAST, waitForResource: false },
+    );
     const replica = new Replica(widgets);
     await until(() => replica.errors.length >= 2, 'two failed attempts');
     expect(replica.errors[0]!.message).toMatch(/apiVersion=example\.com\/v1 kind=Widget/);

@@ -1,7 +1,8 @@
-// newInformer on a quiet watch: client-node aborts a watch that sends nothing for 30 s, and the informer must
-// treat that as a normal end. A real API server bookmarks about once a minute, so a quiet resource on a
-// real cluster takes this path every half minute. In a file of its own: it waits out client-node's real
-// 30 s timer (a private field of its Watch), and jest runs files side by side.
+// newInformer on a quiet watch: the informer ends a watch that sends nothing for `watchTimeoutMs` (30 s by
+// default) and must treat that as a normal end. A real API server bookmarks about once a minute, so a quiet
+// resource on a real cluster takes this path every half minute. In a file of its own: it waits out the
+// default timer on the real clock (newInformer.virtualTime.spec.ts does it in virtual time), and jest runs
+// files side by side.
 import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { setLogger } from '../../src/index.js';
@@ -10,7 +11,7 @@ import { Harness, Replica, expectConverged, requestsTo, serverVersions, until } 
 
 const cm = (name: string): V1ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: {} });
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
-/** client-node's `Watch` aborts a watch after this long without a byte (its `requestTimeoutMs`). */
+/** The informer ends a watch after this long without a line (its default `watchTimeoutMs`). */
 const CLIENT_WATCH_TIMEOUT_MS = 30_000;
 
 describe('newInformer on a watch that stays quiet past the client timeout', () => {
@@ -37,7 +38,7 @@ describe('newInformer on a watch that stays quiet past the client timeout', () =
       const started = Date.now();
 
       await until(() => informerStats(cms)!.watches === 2, 'a second watch after the client timeout', CLIENT_WATCH_TIMEOUT_MS + 15_000);
-      // The second watch came from client-node's timer, not from anything the server did.
+      // The second watch came from the watch timeout, not from anything the server did.
       expect(Date.now() - started).toBeGreaterThanOrEqual(CLIENT_WATCH_TIMEOUT_MS - 1_000);
       expect(replica.batches.length).toBe(batchesBefore);
       // It resumed where the first one stood: the resourceVersion of the last event it saw (or a later bookmark's).

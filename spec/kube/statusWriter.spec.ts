@@ -424,7 +424,8 @@ describe('newStatusWriter', () => {
     // With a stop signal: aborted later, or already aborted at construction.
     const { statuses } = statusesOf(kc);
     await statuses.waitUntilSynced();
-    expect(statuses.list().filter((s) => s.obj.status === undefined)).toHaveLength(2);
+    // Its informer shares the running one's LIST and WATCH: g1's written status arrives as a watch event.
+    await until(() => statuses.list().filter((s) => s.obj.status === undefined).length === 2, 'g1 written, seen by the shared informer');
     const stop = new AbortController();
     stop.abort();
     const stillborn = newStatusWriter(kc, statuses, { stop: stop.signal });

@@ -30,7 +30,13 @@ export function isDecimalResourceVersion(rv: unknown): rv is string {
  * selected by `ref.labelSelector` and the name/namespace terms of `ref.fieldSelector`; a decimal
  * resourceVersion unless `opaqueResourceVersions`.
  */
-export function admissionFor(ref: ResourceRef, opts: { opaqueResourceVersions?: boolean } = {}): Admission {
+export function admissionFor(
+  ref: ResourceRef,
+  opts: { opaqueResourceVersions?: boolean; as?: { readonly kind: string; readonly apiVersion: string } } = {},
+): Admission {
+  // A metadata-only informer receives PartialObjectMetadata, whatever the resource's own kind.
+  const kind = opts.as?.kind ?? ref.kind;
+  const apiVersion = opts.as?.apiVersion ?? ref.apiVersion;
   const labelsMatch = labelSelectorMatcher(ref.labelSelector);
   const fieldsMatch = fieldSelectorMatcher(ref.fieldSelector);
   return (value) => {
@@ -41,9 +47,9 @@ export function admissionFor(ref: ResourceRef, opts: { opaqueResourceVersions?: 
     if (typeof meta.name !== 'string' || meta.name === '') return no(undefined, 'no metadata.name');
     if (meta.namespace !== undefined && typeof meta.namespace !== 'string') return no(undefined, 'metadata.namespace is not a string');
     const key = tryKeyOf(value);
-    if (o.kind !== undefined && o.kind !== ref.kind) return no(key, `kind ${JSON.stringify(o.kind)} is not ${ref.kind}`);
-    if (o.apiVersion !== undefined && o.apiVersion !== ref.apiVersion)
-      return no(key, `apiVersion ${JSON.stringify(o.apiVersion)} is not ${ref.apiVersion}`);
+    if (o.kind !== undefined && o.kind !== kind) return no(key, `kind ${JSON.stringify(o.kind)} is not ${kind}`);
+    if (o.apiVersion !== undefined && o.apiVersion !== apiVersion)
+      return no(key, `apiVersion ${JSON.stringify(o.apiVersion)} is not ${apiVersion}`);
     if (ref.namespace && meta.namespace !== ref.namespace)
       return no(
         key,

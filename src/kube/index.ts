@@ -3,7 +3,9 @@
  * @module rxkrt/kube
  */
 export { newInformer, informerStats } from './newInformer.js';
+export { fromInformer, type InformerLike, type FromInformerOptions } from './fromInformer.js';
 export type { InformerOptions, InformerStats } from './informerOptions.js';
+export { stripServerFields, LAST_APPLIED_ANNOTATION, METADATA_LIST_ACCEPT, METADATA_WATCH_ACCEPT } from './objectShape.js';
 export { pluralOf, collectionPath, type ResourceRef } from './resourcePath.js';
 export { backoffDelay, jitteredDelay, type BackoffPolicy } from './backoff.js';
 export { ApiError, requestJson, type RequestOptions } from './request.js';

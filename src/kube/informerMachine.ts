@@ -21,6 +21,11 @@ export type InformerState =
     }
   /** Backing off before the next LIST or WATCH. */
   | { readonly kind: 'waiting'; readonly then: 'list' | 'watch'; readonly resourceVersion: string; readonly attempt: number }
+  /**
+   * The server has no such resource (a LIST answered 404 before any succeeded: a CRD not installed yet). The
+   * informer counts as synced and empty, and looks again (`probe`) every so often until the resource appears.
+   */
+  | { readonly kind: 'absent' }
   /** Stopped for good. */
   | { readonly kind: 'stopped' };
 
@@ -38,11 +43,19 @@ export type InformerInput =
   | { readonly kind: 'watchHealthy' }
   | { readonly kind: 'watchFailed'; readonly error: unknown; readonly retryAfterMs?: number }
   | { readonly kind: 'timerFired' }
+  /** The LIST found no such resource, or a probe still finds none. */
+  | { readonly kind: 'resourceMissing' }
+  /** A probe found the resource. */
+  | { readonly kind: 'resourceFound' }
   | { readonly kind: 'stop' };
 
 /** What the driver must do. */
 export type InformerEffect =
   | { readonly kind: 'list' }
+  /** Ask the server (discovery) whether the missing resource exists now. */
+  | { readonly kind: 'probe' }
+  /** The resource is missing: count as synced and empty. */
+  | { readonly kind: 'absent' }
   | { readonly kind: 'watch'; readonly resourceVersion: string }
   | { readonly kind: 'closeWatch' }
   /** Wait `ms` (the backoff, which the driver may jitter), and at least `atLeastMs` when the server asked for it. */
@@ -53,11 +66,15 @@ export type InformerEffect =
 /** The state an informer starts in (the driver starts with a `list` effect). */
 export const INITIAL_STATE: InformerState = { kind: 'listing', attempt: 0 };
 
+/** How often an absent resource is probed for, unless told otherwise (ms). */
+export const RESOURCE_POLL_MS = 5_000;
+
 /** One transition. Inputs that do not apply to the current state change nothing. */
 export function step(
   state: InformerState,
   input: InformerInput,
   policy?: BackoffPolicy,
+  resourcePollMs = RESOURCE_POLL_MS,
 ): { state: InformerState; effects: InformerEffect[] } {
   if (state.kind === 'stopped') return { state, effects: [] };
   if (input.kind === 'stop') return { state: { kind: 'stopped' }, effects: [{ kind: 'closeWatch' }, { kind: 'cancelWait' }] };
@@ -69,6 +86,9 @@ export function step(
           state: { kind: 'watching', resourceVersion: input.resourceVersion, attempt: state.attempt, sawEvent: false, afterList: true },
           effects: [{ kind: 'watch', resourceVersion: input.resourceVersion }],
         };
+      }
+      if (input.kind === 'resourceMissing') {
+        return { state: { kind: 'absent' }, effects: [{ kind: 'absent' }, { kind: 'wait', ms: resourcePollMs }] };
       }
       if (input.kind === 'listFailed') {
         const attempt = state.attempt + 1;
@@ -134,6 +154,11 @@ export function step(
         default:
           return { state, effects: [] };
       }
+    case 'absent':
+      if (input.kind === 'timerFired') return { state, effects: [{ kind: 'probe' }] };
+      if (input.kind === 'resourceMissing') return { state, effects: [{ kind: 'wait', ms: resourcePollMs }] };
+      if (input.kind === 'resourceFound') return { state: { kind: 'listing', attempt: 0 }, effects: [{ kind: 'list' }] };
+      return { state, effects: [] };
     case 'waiting':
       if (input.kind !== 'timerFired') return { state, effects: [] };
       if (state.then === 'list') return { state: { kind: 'listing', attempt: state.attempt }, effects: [{ kind: 'list' }] };

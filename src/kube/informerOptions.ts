@@ -1,5 +1,6 @@
 // The options and counters of newInformer.
 import type { SchedulerLike } from 'rxjs';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import type { CollectionOptions } from '../core/types.js';
 import type { BackoffPolicy } from './backoff.js';
 import type { InformerState } from './informerMachine.js';
@@ -8,8 +9,49 @@ import type { InformerState } from './informerMachine.js';
 export interface InformerOptions extends CollectionOptions {
   /** When buffered watch events are applied (a burst is one transaction). Default `asapScheduler`. */
   scheduler?: SchedulerLike;
-  /** Where the informer's timers run: backoff waits, request timeouts, the watch-health timer. Default `asyncScheduler`. */
+  /**
+   * Where every timer of the informer runs: backoff waits, request timeouts, the watch timeout, the
+   * watch-health timer, the probe for a missing resource. Default `asyncScheduler`; a `VirtualTimeScheduler`
+   * (or `TestScheduler`) drives them all in virtual time.
+   */
   timerScheduler?: SchedulerLike;
+  /**
+   * Applied to each object (after `stripServerFields`) before it is stored; it must keep `metadata` (name,
+   * namespace, resourceVersion), which the informer keys and compares by. An object it throws on is reported
+   * on `errors$` and left as it was cached. Informers share a LIST and WATCH only with the same function.
+   */
+  transform?: (object: KubernetesObject) => KubernetesObject;
+  /**
+   * Drop `metadata.managedFields` and the `kubectl.kubernetes.io/last-applied-configuration` annotation
+   * before storing (often most of an object's bytes, read by no controller). Default false.
+   */
+  stripServerFields?: boolean;
+  /**
+   * Ask for `PartialObjectMetadata` only (the `Accept` header of metadata-only clients): objects are
+   * `{ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata }`, without spec or status.
+   */
+  metadataOnly?: boolean;
+  /**
+   * When the LIST of a custom resource (an apiVersion with a group) answers 404 before any LIST succeeded,
+   * the CRD is taken as not installed yet: the informer counts as synced and empty, and probes discovery
+   * every `resourcePollMs` until the resource appears, then lists it. Default true; false reports the 404
+   * on `errors$` and retries with backoff.
+   */
+  waitForResource?: boolean;
+  /** How often a missing resource is looked for (discovery). Default 5 000 ms. */
+  resourcePollMs?: number;
+  /**
+   * A watch that gets no answer, or no line (event or bookmark), for this long is ended and reopened from
+   * where it stood, like a watch the server closed. Default 30 000 ms.
+   */
+  watchTimeoutMs?: number;
+  /**
+   * Share one LIST and WATCH with the other informers of this KubeConfig for the same resource, namespace,
+   * selectors, shape (`metadataOnly`, `stripServerFields`, `transform`, `opaqueResourceVersions`),
+   * `waitForResource` and schedulers. The feed takes the first user's other options (backoff, page size,
+   * timeouts); each user keeps its own name, stop signal, key and equality. Default true.
+   */
+  shared?: boolean;
   /** Waits between retries: exponential from 100 ms, capped at 5 s, with equal jitter by default. */
   backoff?: BackoffPolicy;
   /**
@@ -27,8 +69,7 @@ export interface InformerOptions extends CollectionOptions {
   opaqueResourceVersions?: boolean;
   /**
    * How long one request (each LIST page) may go without a complete answer before it is aborted, reported as
-   * a `RequestTimeoutError` and retried with backoff. Default 60 000 ms. Watches are bounded by client-node,
-   * which ends a watch that sends nothing for 30 s.
+   * a `RequestTimeoutError` and retried with backoff. Default 60 000 ms. Watches are bounded by `watchTimeoutMs`.
    */
   requestTimeoutMs?: number;
   /**
@@ -59,4 +100,9 @@ export interface InformerStats {
   timeouts: number;
   /** Where the informer's state machine is now. */
   state: InformerState['kind'];
+}
+
+/** Counters at zero, in `state`. */
+export function initialStats(state: InformerState['kind']): InformerStats {
+  return { lists: 0, watches: 0, watchEvents: 0, bookmarks: 0, relists: 0, errors: 0, rejected: 0, timeouts: 0, state };
 }

@@ -17,6 +17,8 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
   /** Where the timeout is scheduled. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /** The `Accept` header. Default `application/json`. */
+  readonly accept?: string;
 }
 
 /**
@@ -37,7 +39,7 @@ export async function requestJson(
   const url = new URL(cluster.server.replace(/\/$/, '') + path);
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, v);
   const ctx = new RequestContext(url.toString(), HttpMethod[method]);
-  ctx.setHeaderParam('Accept', 'application/json');
+  ctx.setHeaderParam('Accept', opts.accept ?? 'application/json');
   if (body !== undefined) {
     ctx.setHeaderParam('Content-Type', body.contentType);
     ctx.setBody(JSON.stringify(body.value));

@@ -1,5 +1,6 @@
-// One WATCH at a time over client-node's `Watch`, and what its endings mean to the informer's state machine.
+// One WATCH at a time over client-node's `Watch`, bounded by a timeout of our own, and what its endings mean.
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import { ApiError } from './apiError.js';
 import { parseRetryAfter, retryAfterOf } from './retryAfter.js';
 import type { InformerInput } from './informerMachine.js';
@@ -14,34 +15,68 @@ export interface WatchHandlers {
   done(err: unknown): void;
 }
 
+/** How a watch is bounded in time. */
+export interface WatchTiming {
+  /** Where the timeout runs (virtual in tests). */
+  readonly scheduler: SchedulerLike;
+  /** A watch that gets no answer, or no line, for this long is ended as a `TimeoutError`. */
+  readonly timeoutMs: number;
+  /** Extra request headers (an `Accept` asking for metadata only). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The longest delay a Node timer takes; beyond it `setTimeout` fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The error a watch ends with when our timeout cuts it (named as client-node names its own, so it reads alike). */
+export function watchTimeoutError(path: string, ms: number): Error {
+  const error = new Error(`watch of ${path} sent nothing for ${ms} ms`);
+  error.name = 'TimeoutError';
+  return error;
+}
+
 /** Opening a watch ends the one before it; closing ends the current one. Late callbacks of old ones are dropped. */
 export class WatchConnection {
   private readonly watcher: Watch;
   private generation = 0;
   private abort: AbortController | undefined;
+  private timer: Subscription | undefined;
+  /** When the current watch last showed a sign of life (scheduler time). */
+  private lastActivity = 0;
+  private path = '';
 
   constructor(
     kc: KubeConfig,
-    private readonly path: string,
     private readonly handlers: WatchHandlers,
+    private readonly timing: WatchTiming,
   ) {
     this.watcher = new Watch(kc);
+    // client-node's own inactivity timer is a real `setTimeout` no scheduler can drive, so ours decides.
+    // Theirs stays as a far backstop: it still ends a request our timer gave up on before its headers came
+    // (only then do we hold its AbortController).
+    (this.watcher as unknown as { requestTimeoutMs: number }).requestTimeoutMs = Math.min(MAX_TIMER_MS, 10 * timing.timeoutMs);
+    if (timing.headers !== undefined) this.watchWithHeaders(timing.headers);
   }
 
-  open(query: Record<string, string | boolean | undefined>): void {
+  open(path: string, query: Record<string, string | boolean | undefined>): void {
     this.close();
+    this.path = path;
     const generation = ++this.generation;
     const current = (): boolean => generation === this.generation;
+    this.touch();
+    this.armTimer(generation, this.timing.timeoutMs);
     this.watcher
       .watch(
-        this.path,
+        path,
         query,
         (type: string, object: unknown) => {
-          if (current()) this.handlers.event(type, object);
+          if (!current()) return;
+          this.touch();
+          this.handlers.event(type, object);
         },
         (err: unknown) => {
           if (!current()) return;
-          this.abort = undefined;
+          this.end();
           this.handlers.done(err);
         },
       )
@@ -51,20 +86,63 @@ export class WatchConnection {
           if (!current()) abort.abort();
           else {
             this.abort = abort;
+            this.touch();
             this.handlers.opened();
           }
         },
         (err: unknown) => {
-          if (current()) this.handlers.done(err);
+          if (!current()) return;
+          this.end();
+          this.handlers.done(err);
         },
       );
   }
 
   close(): void {
     this.generation++;
+    const abort = this.end();
+    abort?.abort();
+  }
+
+  private end(): AbortController | undefined {
+    this.timer?.unsubscribe();
+    this.timer = undefined;
     const abort = this.abort;
     this.abort = undefined;
-    abort?.abort();
+    return abort;
+  }
+
+  private touch(): void {
+    this.lastActivity = this.timing.scheduler.now();
+  }
+
+  /**
+   * One timer per watch, not one per line: when it fires it looks at the last sign of life and waits out
+   * the rest, so a busy watch costs a clock read per line instead of a timer reset.
+   */
+  private armTimer(generation: number, ms: number): void {
+    this.timer = this.timing.scheduler.schedule(() => {
+      this.timer = undefined;
+      if (generation !== this.generation) return;
+      const quiet = this.timing.scheduler.now() - this.lastActivity;
+      if (quiet < this.timing.timeoutMs) {
+        this.armTimer(generation, this.timing.timeoutMs - quiet);
+        return;
+      }
+      this.close();
+      this.handlers.done(watchTimeoutError(this.path, this.timing.timeoutMs));
+    }, ms);
+  }
+
+  /** client-node's `Watch` has no header option: its request context is where the headers are set. */
+  private watchWithHeaders(headers: Readonly<Record<string, string>>): void {
+    const config = this.watcher.config;
+    const withHeaders = Object.create(config) as KubeConfig;
+    withHeaders.applySecurityAuthentication = async (ctx) => {
+      await config.applySecurityAuthentication(ctx);
+      for (const [name, value] of Object.entries(headers)) ctx.setHeaderParam(name, value);
+    };
+    this.watcher.config = withHeaders;
   }
 }
 
@@ -73,7 +151,7 @@ export function watchEndInput(err: unknown): InformerInput {
   const status = (err as { statusCode?: number } | null | undefined)?.statusCode;
   if (err === null || err === undefined) return { kind: 'watchClosed' };
   if (status === 410) return { kind: 'watchExpired' };
-  // client-node gives up on a watch that sent nothing for a while: a quiet resource, not a failure.
+  // A watch that sent nothing for a while (our timeout, or client-node's backstop): a quiet resource, not a failure.
   if ((err as { name?: string }).name === 'TimeoutError') return { kind: 'watchClosed' };
   // The server refuses where we ask to watch from (a resourceVersion it cannot read): only a LIST helps.
   if (status === 400) return { kind: 'watchRefused', error: err };

@@ -6,6 +6,7 @@ import { methodNotAllowed, notFound } from '../apimachinery/statusError.js';
 import { createObject } from '../objects/createObject.js';
 import { deleteObject } from '../objects/deleteObject.js';
 import { listObjects } from '../objects/listObjects.js';
+import { partialObjectMetadata, partialObjectMetadataList, wantsPartialObjectMetadata } from './partialObjectMetadata.js';
 import { parseListOptions, present } from '../objects/listOptions.js';
 import { patchObject } from '../objects/patchObject.js';
 import { patchScale, readScale, updateScale } from '../objects/scaleObject.js';
@@ -49,9 +50,11 @@ export async function handleResource(
   if (method === 'GET') {
     if (name !== undefined && subresource) return sendJson(res, 200, getObject(state, route, name));
     const opts = parseListOptions(rt, params, route.watchPath);
-    if (opts.watch || route.watchPath) return hub.serve(res, rt, namespace, name, opts);
+    const metadataOnly = wantsPartialObjectMetadata(req.headers.accept);
+    if (opts.watch || route.watchPath) return hub.serve(res, rt, namespace, name, opts, metadataOnly ? partialObjectMetadata : undefined);
     if (name !== undefined) return sendJson(res, 200, getObject(state, route, name));
-    return sendJson(res, 200, listObjects(state, rt, namespace, opts));
+    const list = listObjects(state, rt, namespace, opts);
+    return sendJson(res, 200, metadataOnly ? partialObjectMetadataList(list) : list);
   }
   if (method === 'POST' && name === undefined) {
     // Creating needs the namespace in the path for namespaced kinds, as on a real server.

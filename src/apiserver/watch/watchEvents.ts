@@ -18,6 +18,8 @@ export interface WatchFilter {
   namespace?: string;
   name?: string;
   opts: Pick<ListOptions, 'label' | 'field'>;
+  /** What the watcher is sent of each object (its metadata alone, for a metadata-only watch). Default: all of it. */
+  view?: (object: JsonObject) => JsonObject;
 }
 
 /**
@@ -30,11 +32,12 @@ export function watchEventFor(filter: WatchFilter, e: StoreEvent): WatchEvent | 
   if (filter.namespace !== undefined && storedNamespace(e.object) !== filter.namespace) return undefined;
   if (filter.name !== undefined && e.object.metadata.name !== filter.name) return undefined;
   const now = selects(filter.rt, filter.opts, e.object);
-  if (e.type !== 'MODIFIED') return now ? { type: e.type, object: present(e.object, filter.rt) } : undefined;
+  const shown = (o: StoredObject): JsonObject => (filter.view ?? same)(present(o, filter.rt));
+  if (e.type !== 'MODIFIED') return now ? { type: e.type, object: shown(e.object) } : undefined;
   const before = e.previous !== undefined && selects(filter.rt, filter.opts, e.previous);
-  if (now) return { type: before ? 'MODIFIED' : 'ADDED', object: present(e.object, filter.rt) };
+  if (now) return { type: before ? 'MODIFIED' : 'ADDED', object: shown(e.object) };
   if (!before) return undefined;
-  return { type: 'DELETED', object: present(stamp(e.previous!, e.rv), filter.rt) };
+  return { type: 'DELETED', object: shown(stamp(e.previous!, e.rv)) };
 }
 
 /** Synthetic `ADDED` events for objects that exist now (a watch from resourceVersion ""/"0"). */
@@ -42,7 +45,7 @@ export function initialEvents(filter: WatchFilter, objects: readonly StoredObjec
   return objects
     .filter((o) => filter.name === undefined || o.metadata.name === filter.name)
     .filter((o) => selects(filter.rt, filter.opts, o))
-    .map((o) => ({ type: 'ADDED', object: present(o, filter.rt) }));
+    .map((o) => ({ type: 'ADDED', object: (filter.view ?? same)(present(o, filter.rt)) }));
 }
 
 /** A `BOOKMARK`: only kind, apiVersion and `metadata.resourceVersion` (plus annotations when given). */
@@ -50,6 +53,10 @@ export function bookmarkEvent(rt: ResourceType, rv: number, annotations?: Record
   const metadata: JsonObject = { resourceVersion: String(rv) };
   if (annotations) metadata.annotations = annotations;
   return { type: 'BOOKMARK', object: { kind: rt.kind, apiVersion: rt.groupVersion, metadata } };
+}
+
+function same(o: JsonObject): JsonObject {
+  return o;
 }
 
 function stamp(obj: StoredObject, rv: number): StoredObject {

@@ -95,10 +95,17 @@ export class WatchHub {
    * absent/`0` resourceVersion, else a replay from the history), a prompt BOOKMARK when asked, then
    * live events until `timeoutSeconds`, the client leaves, or {@link dropAll}.
    */
-  serve(res: ServerResponse, rt: ResourceType, namespace: string | undefined, name: string | undefined, opts: ListOptions): void {
+  serve(
+    res: ServerResponse,
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string | undefined,
+    opts: ListOptions,
+    view?: WatchFilter['view'],
+  ): void {
     // A client that left while the request waited (an injected delay) would never fire 'close' again.
     if (res.destroyed) return;
-    const filter: WatchFilter = { rt, namespace, name, opts };
+    const filter: WatchFilter = { rt, namespace, name, opts, view };
     const store = this.state.store;
     let first: WatchEvent[];
     let after: number;
