@@ -31,3 +31,4 @@ export { ReconcileError } from './reconcileError.js';
 export type { WorkQueueStats, WorkContext, WorkResult } from './keyedWorkQueue.js';
 export { mergePatchOf } from './mergePatchOf.js';
 export type { Gate } from './gate.js';
+export { setCondition, findCondition, isConditionTrue, type Condition, type ConditionUpdate, type ConditionStatus } from './conditions.js';
