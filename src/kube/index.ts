@@ -32,3 +32,4 @@ export type { WorkQueueStats, WorkContext, WorkResult } from './keyedWorkQueue.j
 export { mergePatchOf } from './mergePatchOf.js';
 export type { Gate } from './gate.js';
 export { setCondition, findCondition, isConditionTrue, type Condition, type ConditionUpdate, type ConditionStatus } from './conditions.js';
+export { newFinalizer, type FinalizerOptions } from './newFinalizer.js';
