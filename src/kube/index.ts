@@ -33,3 +33,4 @@ export { mergePatchOf } from './mergePatchOf.js';
 export type { Gate } from './gate.js';
 export { setCondition, findCondition, isConditionTrue, type Condition, type ConditionUpdate, type ConditionStatus } from './conditions.js';
 export { newFinalizer, type FinalizerOptions } from './newFinalizer.js';
+export { newEventRecorder, type EventRecorder, type EventRecorderOptions, type EventRecorderStats } from './newEventRecorder.js';

@@ -35,6 +35,7 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   resourceType({ group: '', version: 'v1', kind: 'Node', namespaced: false, shortNames: ['no'], selectableFields: ['spec.unschedulable'] }),
   resourceType({ group: '', version: 'v1', kind: 'Endpoints', namespaced: true, singular: 'endpoints', shortNames: ['ep'] }),
   resourceType({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', namespaced: true }),
+  resourceType({ group: 'events.k8s.io', version: 'v1', kind: 'Event', namespaced: true, shortNames: ['ev'] }),
   resourceType({
     group: 'apiextensions.k8s.io',
     version: 'v1',
