@@ -28,7 +28,7 @@ export function summary(c: GadgetController): string[] {
   const w = c.statusWriter.stats;
   const e = c.recorder.stats();
   return [
-    `reconciler: ${r.reconciles} reconciles, ${r.failed} failed, ${r.retries} retries`,
+    `reconciler: ${r.reconciles} reconciles, ${r.failed} failed and retried (${c.errors.length} errors on errors$ in all)`,
     `finalizer: ${f.reconciles} runs, ${f.failed} failed`,
     `orphan collector: ${c.collector.stats().reconciles} runs`,
     `status writer: ${w.writes} writes, ${w.skipped} skipped, ${w.conflicts} conflicts`,

@@ -144,7 +144,8 @@ class ReconcilerImpl<T> implements Reconciler {
 
   private failed(f: WorkFailure): void {
     const error = new ReconcileError(this.name, f.key, f.attempt, f.retryInMs, f.error);
-    log().warn({ reconciler: this.name, key: f.key, attempt: f.attempt, err: f.error }, error.message);
+    // Retried, and on errors$ for whoever acts on it: the log only keeps the detail.
+    log().debug({ reconciler: this.name, key: f.key, attempt: f.attempt, err: f.error }, error.message);
     this.errors.next(error);
   }
 
