@@ -17,7 +17,10 @@ export interface WorkContext {
 }
 
 /** What a run may ask for: nothing, or to run again after a while even if nothing changes. */
-export type WorkResult = void | { requeueAfterMs: number };
+export type WorkResult = void | {
+  /** Run the key again after this many milliseconds, even if nothing changes (a change meanwhile runs it at once). */
+  requeueAfterMs: number;
+};
 
 /** One failed run, as the queue reports it. */
 export interface WorkFailure {

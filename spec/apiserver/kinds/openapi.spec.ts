@@ -8,7 +8,12 @@ describe('openApiIndexDoc', () => {
   it('should list every group/version with a content hash that changes with its resources', () => {
     const registry = new ResourceRegistry();
     const before = openApiIndexDoc(registry).paths as Record<string, { serverRelativeURL: string }>;
-    expect(Object.keys(before).sort()).toEqual(['api/v1', 'apis/apiextensions.k8s.io/v1', 'apis/coordination.k8s.io/v1']);
+    expect(Object.keys(before).sort()).toEqual([
+      'api/v1',
+      'apis/apiextensions.k8s.io/v1',
+      'apis/coordination.k8s.io/v1',
+      'apis/events.k8s.io/v1',
+    ]);
     expect(before['api/v1']!.serverRelativeURL).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]+$/);
     for (const rt of crdResourceTypes(widgetCrd())) registry.add(rt);
     const after = openApiIndexDoc(registry).paths as Record<string, { serverRelativeURL: string }>;
