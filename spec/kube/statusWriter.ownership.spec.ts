@@ -88,9 +88,12 @@ describe('newStatusWriter: status field ownership', () => {
       expect(requestsTo(server, 'PATCH', '/status')).toHaveLength(writes);
       // Every PATCH but the hand-made one is a write or a stale view's 409 (merge: the other writer got there first).
       expect(a.stats.writes + a.stats.conflicts + b.stats.writes + b.stats.conflicts).toBe(writes - 1);
-      // 10 resizes, 2 writers: at most one write each per resize, plus the initial one per object.
-      expect(a.stats.writes).toBeLessThanOrEqual(12);
-      expect(b.stats.writes).toBeLessThanOrEqual(12);
+      // 10 resizes, 2 writers: at most one write each per resize, plus the initial one per object. A merge
+      // patch from a stale view is refused (409, not a write); an apply is not guarded by the resourceVersion,
+      // so a view that lags its own last write may repeat it once (a no-op on the server): some slack there.
+      const bound = strategy === 'merge' ? 12 : 18;
+      expect(a.stats.writes).toBeLessThanOrEqual(bound);
+      expect(b.stats.writes).toBeLessThanOrEqual(bound);
       expect((await read(api, 'g1')).status).toEqual({ note: 'by hand', size: 10, doubled: 20 });
       expect(a.stats.failures + b.stats.failures).toBe(0);
     });
