@@ -1,5 +1,6 @@
-// Driving a VirtualTimeScheduler (a TestScheduler outside `run`) step by step, between rounds of real I/O.
-import type { VirtualTimeScheduler } from 'rxjs';
+// Virtual time in specs: a VirtualTimeScheduler driven step by step between rounds of real I/O (advanceTo, Timeline),
+// or a VirtualClock for code that awaits Promises (timers run in time order, promise chains settle between them).
+import { VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 
 /** Runs the work due up to `frame` (in time order) and leaves the clock at `frame`. */
@@ -43,5 +44,37 @@ export class Timeline {
     } finally {
       TestScheduler.frameTimeFactor = factor;
     }
+  }
+}
+
+/** Lets pending promise chains settle (a macrotask turn drains every microtask before it). */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A virtual clock: `advance(ms)` runs every timer due by then, in time order, settling promises between them. */
+export class VirtualClock {
+  readonly scheduler = new VirtualTimeScheduler();
+
+  now(): number {
+    return this.scheduler.now();
+  }
+
+  /** A promise that resolves after `ms` of virtual time. */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.scheduler.schedule(() => resolve(), ms));
+  }
+
+  async advance(ms: number): Promise<void> {
+    const target = this.scheduler.now() + ms;
+    for (;;) {
+      await settle();
+      const next = this.scheduler.actions.at(0);
+      if (next === undefined || next.delay > target) break;
+      this.scheduler.maxFrames = next.delay;
+      this.scheduler.flush();
+    }
+    this.scheduler.frame = target;
+    await settle();
   }
 }

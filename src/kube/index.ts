@@ -20,5 +20,19 @@ export {
   type InformerEffect,
 } from './informerMachine.js';
 export { newStatusWriter, type StatusWriter, type StatusWriterOptions, type StatusWriterStats } from './statusWriter.js';
+export { StatusWriteError } from './statusWriteError.js';
+export {
+  newReconciler,
+  type Reconciler,
+  type ReconcilerOptions,
+  type ReconcilerStats,
+  type ReconcileContext,
+  type ReconcileResult,
+} from './newReconciler.js';
+export { ReconcileError } from './reconcileError.js';
+export type { WorkQueueStats, WorkContext, WorkResult } from './keyedWorkQueue.js';
 export { mergePatchOf } from './mergePatchOf.js';
 export type { Gate } from './gate.js';
+export { setCondition, findCondition, isConditionTrue, type Condition, type ConditionUpdate, type ConditionStatus } from './conditions.js';
+export { newFinalizer, type FinalizerOptions } from './newFinalizer.js';
+export { newEventRecorder, type EventRecorder, type EventRecorderOptions, type EventRecorderStats } from './newEventRecorder.js';
