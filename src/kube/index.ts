@@ -20,3 +20,4 @@ export {
 export { newStatusWriter, type StatusWriter, type StatusWriterOptions, type StatusWriterStats } from './statusWriter.js';
 export { mergePatchOf } from './mergePatchOf.js';
 export type { Gate } from './gate.js';
+export { newLeaderElector, type LeaderElector, type LeaderElectorOptions } from './newLeaderElector.js';
