@@ -21,3 +21,5 @@ export { newStatusWriter, type StatusWriter, type StatusWriterOptions, type Stat
 export { mergePatchOf } from './mergePatchOf.js';
 export type { Gate } from './gate.js';
 export { newLeaderElector, type LeaderElector, type LeaderElectorOptions } from './newLeaderElector.js';
+export { newShardRing, SHARD_GROUP_LABEL, SHARD_VIEW_ANNOTATION, type ShardRing, type ShardRingOptions } from './newShardRing.js';
+export { HashRing, hash32 } from './hashRing.js';
