@@ -129,6 +129,9 @@ class Member implements ShardRing {
   private renewedAt = Number.NEGATIVE_INFINITY;
   /** The view in this member's Lease, and whether a listing started after it was written. */
   private published = '';
+  /** The view seen last, and since when (it is published once it has been seen for a retry period). */
+  private pending = '';
+  private pendingSince = 0;
   private acksFresh = false;
   private ownership: ShardOwnership | undefined;
   private signature = '';
@@ -191,13 +194,14 @@ class Member implements ShardRing {
     try {
       const startedAt = this.timers.now();
       await this.list();
-      const view = this.liveView();
+      // Stops acting at once on whatever the view just seen takes away.
+      this.update();
       if (this.stopped) return;
-      await this.renew(startedAt, view);
+      await this.renew(startedAt, this.liveView());
       if (!this.acksFresh) {
         // Started after the view was published: what the others published is fresh against it.
         await this.list();
-        this.acksFresh = this.published === this.liveView().join(',');
+        this.acksFresh = true;
       }
     } catch (e) {
       log().debug({ shardGroup: this.opts.group, identity: this.opts.identity, err: e }, `shard ring ${this.opts.group}: round failed`);
@@ -238,24 +242,30 @@ class Member implements ShardRing {
 
   private async renew(startedAt: number, view: readonly string[]): Promise<void> {
     const joined = view.join(',');
+    const now = this.timers.now();
+    if (joined !== this.pending) {
+      this.pending = joined;
+      this.pendingSince = now;
+    }
+    // A new view is published (letting others take what it moves away) only a retry period after this member
+    // stopped acting on those keys, so writes it had in flight land first. The first one has nothing to wait for.
+    const publish = this.published === '' || now - this.pendingSince >= this.timing.retryPeriodMs ? joined : this.published;
     const metadata = {
       ...(this.own?.metadata ?? {}),
       name: this.leaseName,
       labels: { ...(this.own?.metadata.labels ?? {}), [SHARD_GROUP_LABEL]: this.opts.group },
-      annotations: { ...(this.own?.metadata.annotations ?? {}), [SHARD_VIEW_ANNOTATION]: joined },
+      annotations: { ...(this.own?.metadata.annotations ?? {}), [SHARD_VIEW_ANNOTATION]: publish },
     };
-    const lease: Lease = { metadata, spec: heldSpec(this.own?.spec, this.opts.identity, this.timers.now(), this.timing) };
-    // The view is about to change: stop acting on what it may take away before it is published.
-    if (joined !== this.published) {
-      this.acksFresh = false;
-      this.update();
-    }
+    const lease: Lease = { metadata, spec: heldSpec(this.own?.spec, this.opts.identity, now, this.timing) };
     this.own =
       this.own === undefined
         ? await createLease(this.kc, this.opts.namespace, lease, this.requestOptions)
         : await updateLease(this.kc, this.opts.namespace, lease, this.requestOptions);
     this.renewedAt = startedAt;
-    this.published = joined;
+    if (publish !== this.published) {
+      this.published = publish;
+      this.acksFresh = false;
+    }
     this.deadline?.unsubscribe();
     const left = startedAt + this.timing.renewDeadlineMs - this.timers.now();
     if (left > 0) this.deadline = this.timers.schedule(() => this.update(), left);
@@ -265,12 +275,14 @@ class Member implements ShardRing {
   private update(): void {
     const valid = this.valid();
     const view = this.liveView();
-    const current = view.join(',') === this.published && this.acksFresh;
+    const current = this.published !== '' && this.acksFresh;
+    const published = this.published.split(',');
     const acks = new Map([...this.others].map(([member, o]) => [member, viewOf(o.lease)?.split(',') ?? [member]] as const));
-    const signature = JSON.stringify([valid, current, view, [...acks]]);
+    const signature = JSON.stringify([valid, current, view, published, [...acks]]);
     if (signature === this.signature) return;
     this.signature = signature;
-    this.ownership = valid && current ? new ShardOwnership({ identity: this.opts.identity, view, acks }, (m) => this.ringOf(m)) : undefined;
+    this.ownership =
+      valid && current ? new ShardOwnership({ identity: this.opts.identity, view, published, acks }, (m) => this.ringOf(m)) : undefined;
     this.membersSubject.next(valid ? view : []);
     this.changes.next();
   }
