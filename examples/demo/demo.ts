@@ -1,14 +1,15 @@
 // The main job: the workload registry on informers, against the embedded API server (or a real cluster), under churn.
-import { KubeConfig, type V1Namespace, type V1Pod, type V1Service } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
 import { collectionStats, equals, type Collection } from 'rxkrt';
-import { newInformer, informerStats, newStatusWriter, type StatusWriter } from 'rxkrt/kube';
+import { informerStats, type StatusWriter } from 'rxkrt/kube';
 import { startApiServer, type ApiServer } from 'rxkrt/apiserver';
 import { startDebugServer, type DebugServer } from 'rxkrt/observe';
-import { buildRegistry, type Registry } from '../workload-registry/registry.js';
+import type { Registry } from '../workload-registry/registry.js';
 import { registryFromScratch } from '../workload-registry/fromScratch.js';
-import { POLICY_API_VERSION, type AccessPolicy } from '../workload-registry/types.js';
+import type { AccessPolicy } from '../workload-registry/types.js';
 import { churnOnce, clientsFor, mulberry32, seedCluster, type ClusterShape } from './cluster.js';
 import { LatencyRecorder } from './latency.js';
+import { doubleWritesOf, kill, sharesOf, startReplica, startWriter, writesByReplica, type Replica } from './replicas.js';
 
 export interface DemoOptions {
   /** Seconds of churn (embedded server) or observation (real cluster). */
@@ -25,6 +26,10 @@ export interface DemoOptions {
   debugPort?: number;
   /** Ends the run early (Ctrl-C): the demo stops churning, settles briefly and returns its summary. */
   interrupt?: AbortSignal;
+  /** Replicas of the controller against the one server (embedded only), sharded when more than one. Default 1. */
+  replicas?: number;
+  /** Kills (as a crash would) the replica holding the most keys this many seconds into the churn. */
+  killOneAt?: number;
 }
 
 export interface DemoSummary {
@@ -48,6 +53,16 @@ export interface DemoSummary {
   /** The final outputs equal a from-scratch computation over the server's final state. */
   consistent: boolean;
   mismatch?: string;
+  /** Replicas run. */
+  replicas: number;
+  /** Successful status writes per replica (from the server's request record on the embedded server). */
+  writesByReplica: Record<string, number>;
+  /** Policy keys each replica owned at the end (0 for a killed one). */
+  sharesByReplica: Record<string, number>;
+  /** With a kill: from the kill until every key the killed replica owned was owned by a live one. */
+  failoverMs: number | null;
+  /** Status writes that arrived while another replica owned the key (from the server's request record). */
+  doubleWrites: number;
 }
 
 /** Where progress goes: a TTY gets a redrawn block, anything else plain lines. */
@@ -75,6 +90,7 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
   const stop = new AbortController();
   let server: ApiServer | undefined;
   let writer: StatusWriter | undefined;
+  const replicas: Replica[] = [];
   let debug: DebugServer | undefined;
   const interrupted = (): boolean => opts.interrupt?.aborted === true;
   try {
@@ -90,7 +106,8 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
         `using cluster ${kc.getCurrentCluster()?.server ?? '(none)'} from ${opts.kubeconfig} (${opts.writeStatus ? 'writing policy status' : 'read-only'})`,
       );
     } else {
-      server = await startApiServer();
+      // With replicas, the request record is how double writes are counted: keep all of it.
+      server = await startApiServer((opts.replicas ?? 1) > 1 ? { requestLogLimit: 2_000_000 } : {});
       kc = server.kubeConfig();
       out.log(
         `embedded API server on ${server.url}; seeding ${opts.shape.namespaces} namespaces, ${opts.shape.pods} pods, ${opts.shape.services} services, ${opts.shape.policies} policies`,
@@ -98,20 +115,17 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
       await seedCluster(clientsFor(kc), opts.shape, mulberry32(opts.seed));
     }
 
-    const informerOpts = { stop: stop.signal };
-    const namespaces = newInformer<V1Namespace>(kc, { apiVersion: 'v1', kind: 'Namespace' }, { ...informerOpts, name: 'Namespaces' });
-    const pods = newInformer<V1Pod>(kc, { apiVersion: 'v1', kind: 'Pod' }, { ...informerOpts, name: 'Pods' });
-    const services = newInformer<V1Service>(kc, { apiVersion: 'v1', kind: 'Service' }, { ...informerOpts, name: 'Services' });
-    const policies = newInformer<AccessPolicy>(
-      kc,
-      { apiVersion: POLICY_API_VERSION, kind: 'AccessPolicy' },
-      { ...informerOpts, name: 'AccessPolicies' },
-    );
-    const sources = [namespaces, pods, services, policies] as Collection<unknown>[];
-    const registry = buildRegistry({ namespaces, pods, services, policies }, { stop: stop.signal });
-    const derived = [registry.workloads, registry.serviceEndpoints, registry.policyStatus] as Collection<unknown>[];
+    const replicaCount = opts.replicas ?? 1;
+    for (let i = 0; i < replicaCount; i++) {
+      replicas.push(startReplica(server?.kubeConfig({ as: `replica-${i}` }) ?? kc, `replica-${i}`, replicaCount > 1, stop.signal));
+    }
+    if (replicaCount > 1) out.log(`${replicaCount} replicas, sharded over Leases (group rxkrt-demo)`);
+    // The replica whose state the progress and the final check read: the first one still alive.
+    const primary = (): Replica => replicas.find((r) => r.killedAt === undefined) ?? replicas[0]!;
+    const { registry, sources } = replicas[0]!;
+    const derivedOf = (r: Replica) => [r.registry.workloads, r.registry.serviceEndpoints, r.registry.policyStatus] as Collection<unknown>[];
     let errors = 0;
-    for (const c of [...sources, ...derived]) c.errors$.subscribe(() => errors++);
+    for (const r of replicas) for (const c of [...r.sources, ...derivedOf(r)]) c.errors$.subscribe(() => errors++);
 
     const latency = new LatencyRecorder(() => performance.now());
     registry.workloads.registerBatch((batch) => {
@@ -119,33 +133,48 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
     }, false);
 
     const t0 = performance.now();
-    await registry.workloads.waitUntilSynced(stop.signal);
-    await registry.serviceEndpoints.waitUntilSynced(stop.signal);
-    await registry.policyStatus.waitUntilSynced(stop.signal);
+    for (const r of replicas) {
+      await r.registry.workloads.waitUntilSynced(stop.signal);
+      await r.registry.serviceEndpoints.waitUntilSynced(stop.signal);
+      await r.registry.policyStatus.waitUntilSynced(stop.signal);
+    }
     out.log(
       `synced in ${(performance.now() - t0).toFixed(0)} ms: ${registry.workloads.list().length} workloads, ${registry.serviceEndpoints.list().length} services, ${registry.policyStatus.list().length} policies`,
     );
 
     if (opts.kubeconfig === undefined || opts.writeStatus) {
-      writer = newStatusWriter(kc, registry.policyStatus, {
-        stop: stop.signal,
-        concurrency: 8,
-        qps: 200,
-        plurals: { AccessPolicy: 'accesspolicies' },
-      });
+      for (const r of replicas) startWriter(server?.kubeConfig({ as: r.name }) ?? kc, r);
+      writer = replicas[0]!.writer;
     }
 
     const clients = clientsFor(kc);
     const rand = mulberry32(opts.seed + 1);
-    const live = new Set(pods.list().map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`));
+    const live = new Set(replicas[0]!.pods.list().map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`));
     const nextPod = { n: opts.shape.pods };
     let churnOps = 0;
     const churnStartedAt = performance.now();
     // Duration 0 runs until interrupted (with the debug server up, for a person to look at).
     const deadline = opts.duration === 0 ? Infinity : performance.now() + opts.duration * 1000;
-    const draw = (): void => out.progress(progressLines(registry, sources, writer, churnOps, latency, errors, deadline));
+    const draw = (): void =>
+      out.progress([
+        ...progressLines(primary().registry, primary().sources, primary().writer, churnOps, latency, errors, deadline),
+        ...(replicaCount > 1 ? [`  keys per replica  ${JSON.stringify(sharesOf(replicas))}`] : []),
+      ]);
     let lastDraw = 0;
+    let failover: Promise<number | undefined> | undefined;
     while (performance.now() < deadline && !interrupted()) {
+      if (
+        server !== undefined &&
+        opts.killOneAt !== undefined &&
+        failover === undefined &&
+        performance.now() - churnStartedAt >= opts.killOneAt * 1000
+      ) {
+        const shares = sharesOf(replicas);
+        const victim = replicas.filter((r) => r.killedAt === undefined).sort((a, b) => shares[b.name]! - shares[a.name]!)[0]!;
+        out.log(`killing ${victim.name} (holding ${shares[victim.name]} keys)`);
+        failover = kill(server, victim, replicas, stop.signal);
+        void failover.then((ms) => ms !== undefined && out.log(`failover: every key of ${victim.name} owned again after ${ms} ms`));
+      }
       if (opts.kubeconfig === undefined) {
         // Churn in small concurrent bursts, as controllers see it: several writes land between two flushes.
         const burst: Array<Promise<void>> = [];
@@ -171,7 +200,9 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
 
     // Let the last watch events and status writes land, then compare with a from-scratch computation.
     // Interrupted, the check gets a short while, so that Ctrl-C ends the demo within seconds.
-    const check = await settle(kc, registry, writer, opts.kubeconfig === undefined, interrupted() ? 2000 : 10_000);
+    const survivors = replicas.filter((r) => r.killedAt === undefined);
+    const check = await settle(kc, primary().registry, survivors, opts.kubeconfig === undefined, interrupted() ? 2000 : 10_000);
+    const failoverMs = failover === undefined ? null : ((await Promise.race([failover, Promise.resolve(undefined)])) ?? null);
     const stats = (c: Collection<unknown>) => collectionStats(c);
     const summary: DemoSummary = {
       target: server?.url ?? kc.getCurrentCluster()?.server ?? '',
@@ -179,22 +210,27 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
       interrupted: interrupted(),
       churnOps,
       eventsProcessed: sources.reduce((n, s) => n + (informerStats(s)?.watchEvents ?? 0), 0),
-      recomputations: derived.reduce((n, d) => n + stats(d).recomputations, 0),
-      statusWrites: writer?.stats.writes ?? 0,
-      statusSkipped: writer?.stats.skipped ?? 0,
+      recomputations: derivedOf(replicas[0]!).reduce((n, d) => n + stats(d).recomputations, 0),
+      statusWrites: replicas.reduce((n, r) => n + (r.writer?.stats.writes ?? 0), 0),
+      statusSkipped: replicas.reduce((n, r) => n + (r.writer?.stats.skipped ?? 0), 0),
       latencySamples: latency.count,
       p50Ms: latency.percentile(50),
       p99Ms: latency.percentile(99),
-      workloads: registry.workloads.list().length,
-      services: registry.serviceEndpoints.list().length,
-      policies: registry.policyStatus.list().length,
+      workloads: primary().registry.workloads.list().length,
+      services: primary().registry.serviceEndpoints.list().length,
+      policies: primary().registry.policyStatus.list().length,
       errors,
       consistent: check === undefined,
       ...(check !== undefined ? { mismatch: check } : {}),
+      replicas: replicaCount,
+      writesByReplica: server !== undefined ? writesByReplica(server, replicas) : { [replicas[0]!.name]: writer?.stats.writes ?? 0 },
+      sharesByReplica: sharesOf(replicas),
+      failoverMs,
+      doubleWrites: server !== undefined ? doubleWritesOf(server, replicas) : 0,
     };
     return summary;
   } finally {
-    writer?.stop();
+    for (const r of replicas) r.writer?.stop();
     stop.abort();
     await Promise.all([server?.close(), debug?.close()]);
   }
@@ -235,7 +271,7 @@ function progressLines(
 async function settle(
   kc: KubeConfig,
   registry: Registry,
-  writer: StatusWriter | undefined,
+  replicas: readonly Replica[],
   statusMustLand: boolean,
   withinMs: number,
 ): Promise<string | undefined> {
@@ -244,7 +280,10 @@ async function settle(
   const giveUpAt = performance.now() + withinMs;
   while (performance.now() < giveUpAt) {
     const waited = new AbortController();
-    await Promise.race([writer?.idle(), sleep(Math.max(0, giveUpAt - performance.now()), waited.signal)]);
+    await Promise.race([
+      Promise.all(replicas.map((r) => r.writer?.idle() ?? Promise.resolve())),
+      sleep(Math.max(0, giveUpAt - performance.now()), waited.signal),
+    ]);
     waited.abort();
     await sleep(50);
     const [ns, pods, svcs, pols] = await Promise.all([

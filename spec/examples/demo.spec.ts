@@ -87,8 +87,43 @@ describe('demo (npm start)', () => {
     }
   });
 
+  it('should run three sharded replicas, crash the busiest, fail over and end with zero double writes', async () => {
+    const lines: string[] = [];
+    const s = await runDemo(
+      {
+        duration: 8,
+        writeStatus: false,
+        seed: 3,
+        rate: 100,
+        shape: { namespaces: 4, pods: 60, services: 10, policies: 30 },
+        replicas: 3,
+        killOneAt: 1.5,
+      },
+      { progress: () => {}, log: (l) => lines.push(l) },
+    );
+    expect(s.consistent).toBe(true);
+    expect(s.replicas).toBe(3);
+    expect(s.doubleWrites).toBe(0);
+    expect(Object.keys(s.writesByReplica).sort()).toEqual(['replica-0', 'replica-1', 'replica-2']);
+    expect(Object.values(s.writesByReplica).filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
+    expect(s.failoverMs).not.toBeNull();
+    // The killed replica ends with no keys; the two left hold all 30.
+    expect(Object.values(s.sharesByReplica).sort((a, b) => a - b)[0]).toBe(0);
+    expect(Object.values(s.sharesByReplica).reduce((a, b) => a + b, 0)).toBe(30);
+    expect(lines.some((l) => l.startsWith('killing replica-'))).toBe(true);
+  }, 60_000);
+
   it('should reject bad flags with a usage message and exit code 2', async () => {
-    for (const argv of [['--bogus'], ['--duration', 'soon'], ['--pods', '-3'], ['--write-status'], ['stray'], ['--debug-port', '70000']]) {
+    for (const argv of [
+      ['--bogus'],
+      ['--duration', 'soon'],
+      ['--pods', '-3'],
+      ['--write-status'],
+      ['stray'],
+      ['--debug-port', '70000'],
+      ['--kill-one-at', '5'],
+      ['--replicas', '3', '--kubeconfig', '/nonexistent'],
+    ]) {
       const stdout = sink();
       const stderr = sink();
       expect(await runCli(argv, { stdout, stderr, output: quiet })).toBe(2);

@@ -8,6 +8,7 @@ import { reasonForCode, StatusError } from './apimachinery/statusError.js';
 import { realClock, type Clock, type TimerHandle } from './apimachinery/clock.js';
 import { parseIpv4Cidr } from './apimachinery/ipv4Range.js';
 import { checkFailureStatus, Faults, type RequestMatcher } from './http/faults.js';
+import { Partitions, type PartitionMode } from './http/partitions.js';
 import { kubeConfigFor, kubeconfigYaml, type ClientCredentials } from './http/kubeconfig.js';
 import { selfSignedCert } from './http/selfSignedCert.js';
 import { answerClientError, refuseConnect } from './http/rawSocketAnswers.js';
@@ -72,8 +73,11 @@ export interface ApiServer {
   readonly url: string;
   /** With {@link ApiServerOptions.tls}: the server's self-signed certificate (PEM), which clients must trust. */
   readonly caCertPem?: string;
-  /** A fresh client-node `KubeConfig` pointing at this server (namespace `default`). */
-  kubeConfig(): KubeConfig;
+  /**
+   * A fresh client-node `KubeConfig` pointing at this server (namespace `default`). With `as`, its requests carry
+   * `Impersonate-User: <as>`, which names the client in {@link requests} and is what {@link partition} selects.
+   */
+  kubeConfig(opts?: { as?: string }): KubeConfig;
   /** The text of a kubeconfig file pointing at this server, for kubectl or `KubeConfig.loadFromString`. */
   kubeconfigYaml(): string;
   /** Stops listening, ends every watch and drops every connection. Safe to call twice. */
@@ -93,6 +97,16 @@ export interface ApiServer {
   failNext(n: number, status?: number, opts?: FaultOptions): void;
   /** Delays the next `n` matching requests by `ms`. */
   delayNext(n: number, ms: number, opts?: FaultOptions): void;
+  /**
+   * Cuts one client (by the `as` of its {@link kubeConfig}) off, as a network partition would: its requests in
+   * flight are dropped, and new ones fail with 503 (`fail`, the default), lose their connection (`reset`) or
+   * never get an answer (`hang`) until {@link heal}. Every other client is served as usual.
+   *
+   * @throws RangeError for an empty client name or an unknown mode.
+   */
+  partition(client: string, mode?: PartitionMode): void;
+  /** Ends the partition of `client`: its hanging requests are dropped and new ones are served. */
+  heal(client: string): void;
   /** The most recent requests, oldest first (a snapshot; `path` includes the query string). */
   readonly requests: ReadonlyArray<RequestRecord>;
   /** The global resourceVersion counter, as a decimal string. */
@@ -146,12 +160,14 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const cert = opts.tls ? selfSignedCert(['localhost', '127.0.0.1', '::1', ...(opts.allowedHosts ?? []).map(hostName)]) : undefined;
   const hub = new WatchHub(state, { bookmarkIntervalMs, expired: opts.expiredWatch ?? 'alternate', bufferBytes: watchBufferBytes });
   const faults = new Faults();
+  const partitions = new Partitions();
   const sleeping = new Map<TimerHandle, () => void>();
   let closed = false;
   const ctx: ServerContext = {
     state,
     hub,
     faults,
+    partitions,
     log: [],
     logLimit: opts.requestLogLimit ?? 1_000,
     serverAddress: '',
@@ -202,13 +218,14 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   return {
     url,
     caCertPem: cert?.certPem,
-    kubeConfig: () => kubeConfigFor(url, credentials),
+    kubeConfig: (o) => kubeConfigFor(url, { ...credentials, as: o?.as }),
     kubeconfigYaml: () => kubeconfigYaml(url, credentials),
     close() {
       closing ??= new Promise<void>((resolve) => {
         closed = true;
         hub.close();
         faults.clear();
+        partitions.clear();
         for (const [timer, wake] of sleeping) {
           timer.cancel();
           wake();
@@ -228,6 +245,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     compact: () => state.store.compact(),
     failNext: (n, status, o) => faults.failNext(n, status, o?.match),
     delayNext: (n, ms, o) => faults.delayNext(n, ms, o?.match),
+    partition: (client, mode = 'fail') => partitions.cutOff(client, mode),
+    heal: (client) => partitions.heal(client),
     get requests() {
       return [...ctx.log];
     },

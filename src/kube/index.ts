@@ -36,3 +36,6 @@ export type { Gate } from './gate.js';
 export { setCondition, findCondition, isConditionTrue, type Condition, type ConditionUpdate, type ConditionStatus } from './conditions.js';
 export { newFinalizer, type FinalizerOptions } from './newFinalizer.js';
 export { newEventRecorder, type EventRecorder, type EventRecorderOptions, type EventRecorderStats } from './newEventRecorder.js';
+export { newLeaderElector, type LeaderElector, type LeaderElectorOptions } from './newLeaderElector.js';
+export { newShardRing, SHARD_GROUP_LABEL, SHARD_VIEW_ANNOTATION, type ShardRing, type ShardRingOptions } from './newShardRing.js';
+export { HashRing, hash32 } from './hashRing.js';

@@ -9,6 +9,8 @@ export interface ClientCredentials {
   /** PEM of the server's self-signed certificate; without it the server is plain HTTP. */
   caPem?: string;
   token?: string;
+  /** Sent as `Impersonate-User`, naming the client in the server's request log. */
+  as?: string;
 }
 
 /**
@@ -18,14 +20,14 @@ export interface ClientCredentials {
  */
 export function kubeConfigFor(url: string, credentials: ClientCredentials = {}): KubeConfig {
   const kc = new KubeConfig();
-  const { caPem, token } = credentials;
+  const { caPem, token, as } = credentials;
   kc.loadFromOptions({
     clusters: [
       caPem
         ? { name: KUBECONFIG_NAME, server: url, caData: Buffer.from(caPem).toString('base64') }
         : { name: KUBECONFIG_NAME, server: url, skipTLSVerify: true },
     ],
-    users: [token ? { name: KUBECONFIG_NAME, token } : { name: KUBECONFIG_NAME }],
+    users: [{ name: KUBECONFIG_NAME, ...(token ? { token } : {}), ...(as ? { impersonateUser: as } : {}) }],
     contexts: [{ name: KUBECONFIG_NAME, cluster: KUBECONFIG_NAME, user: KUBECONFIG_NAME, namespace: 'default' }],
     currentContext: KUBECONFIG_NAME,
   });

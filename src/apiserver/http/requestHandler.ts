@@ -6,6 +6,7 @@ import { openApiGroupVersionDoc, openApiIndexDoc } from '../kinds/openapi.js';
 import type { ServerState } from '../state/serverState.js';
 import type { WatchHub } from '../watch/watchHub.js';
 import type { Faults } from './faults.js';
+import type { Partitions } from './partitions.js';
 import { sendError, sendJson } from '../apimachinery/jsonBodies.js';
 import { handleResource } from './resourceHandler.js';
 import { checkAccess, type AccessPolicy } from './accessControl.js';
@@ -18,6 +19,18 @@ export interface RequestRecord {
   readonly method: string;
   /** The request path, query string included. */
   readonly path: string;
+  /**
+   * Who sent it: the `Impersonate-User` header, which `kubeConfig({ as })` sets (the server has no RBAC and
+   * uses it only to tell clients apart); undefined for an anonymous client.
+   */
+  readonly client?: string;
+  /** When it arrived, in milliseconds on the server's clock. */
+  readonly at?: number;
+  /**
+   * The HTTP status it was answered with, once answered (undefined while in flight, and for a request whose
+   * connection was dropped without an answer).
+   */
+  readonly status?: number;
 }
 
 /** What the request handler needs beyond the server state. */
@@ -25,6 +38,8 @@ export interface ServerContext {
   readonly state: ServerState;
   readonly hub: WatchHub;
   readonly faults: Faults;
+  /** Clients cut off from the server. */
+  readonly partitions: Partitions;
   /** Bounded request log, oldest first. */
   readonly log: RequestRecord[];
   readonly logLimit: number;
@@ -42,19 +57,28 @@ export interface ServerContext {
  */
 export async function handleRequest(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET';
+  const client = clientOf(req);
   let target: RequestTarget;
   try {
     checkAccess(req.headers, ctx.access);
     target = parseRequestTarget(req.url);
   } catch (e) {
     // Logged as sent: a refused request is worth seeing in the log too.
-    logRequest(ctx, method, req.url ?? '');
+    logRequest(ctx, method, req.url ?? '', client, res);
     return sendError(res, e);
   }
   const url = target.url;
   const path = url.pathname + url.search;
-  logRequest(ctx, method, path);
+  logRequest(ctx, method, path, client, res);
+  ctx.partitions.track(client, res);
+  const partition = ctx.partitions.modeOf(client);
+  if (partition === 'reset') return void res.destroy();
+  // Left open: the partition's heal (or the client giving up) ends it.
+  if (partition === 'hang') return;
   try {
+    if (partition === 'fail') {
+      throw new StatusError(503, reasonForCode(503), `injected partition: client ${client} is cut off (${method} ${url.pathname})`);
+    }
     const fault = ctx.faults.take(method, path);
     if (fault.delayMs > 0) {
       await ctx.sleep(fault.delayMs);
@@ -73,9 +97,18 @@ export async function handleRequest(ctx: ServerContext, req: IncomingMessage, re
   }
 }
 
-function logRequest(ctx: ServerContext, method: string, path: string): void {
-  ctx.log.push({ method, path });
+function logRequest(ctx: ServerContext, method: string, path: string, client: string | undefined, res: ServerResponse): void {
+  const record: { -readonly [K in keyof RequestRecord]: RequestRecord[K] } = { method, path, client, at: ctx.state.clock.now().getTime() };
+  ctx.log.push(record);
   if (ctx.log.length > ctx.logLimit) ctx.log.splice(0, ctx.log.length - ctx.logLimit);
+  // Set once the whole answer went out (a watch: when its stream ends); a dropped connection never sets it.
+  res.once('finish', () => (record.status = res.statusCode));
+}
+
+function clientOf(req: IncomingMessage): string | undefined {
+  const h = req.headers['impersonate-user'];
+  const name = Array.isArray(h) ? h[0] : h;
+  return name === undefined || name === '' ? undefined : name;
 }
 
 async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, method: string, target: RequestTarget): Promise<void> {
