@@ -47,7 +47,7 @@ describe('resolveRoute', () => {
     '/api/v1/namespaces/d/pods/p/scale',
     '/apis/apps/v1/namespaces/d/daemonsets/x/scale',
     '/api/v1/namespaces/d/nodes/n',
-    '/openapi/v2',
+    '/openapi/v2/x',
     '/metrics',
   ])('should answer 404 for %s', (path) => {
     expect(() => resolveRoute(path, registry)).toThrow(StatusError);

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { reasonForCode, StatusError, unknownPath } from '../apimachinery/statusError.js';
 import { apiGroupDoc, apiGroupListDoc, apiResourceListDoc, apiVersionsDoc, versionDoc } from '../kinds/discovery.js';
 import { openApiGroupVersionDoc, openApiIndexDoc } from '../kinds/openapi.js';
+import { OPENAPI_V2_PROTOBUF, openApiV2Doc, openApiV2Protobuf } from '../kinds/openapiV2.js';
 import type { ServerState } from '../state/serverState.js';
 import type { WatchHub } from '../watch/watchHub.js';
 import type { Faults } from './faults.js';
@@ -141,6 +142,14 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
       return sendJson(res, 200, openApiIndexDoc(registry));
     case 'openApiGroupVersion':
       return sendJson(res, 200, openApiGroupVersionDoc(registry, r.groupVersion) ?? notFound());
+    case 'openApiV2': {
+      if (!(req.headers.accept ?? '').includes(OPENAPI_V2_PROTOBUF)) return sendJson(res, 200, openApiV2Doc());
+      const body = openApiV2Protobuf();
+      // Go's media type parser refuses the `@` of the asked-for type; a real server answers octet-stream.
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': body.length });
+      res.end(body);
+      return;
+    }
   }
 }
 

@@ -14,6 +14,7 @@ export type Route =
   | { type: 'group'; group: string }
   | { type: 'resourceList'; groupVersion: string }
   | { type: 'openApiIndex' }
+  | { type: 'openApiV2' }
   | { type: 'openApiGroupVersion'; groupVersion: string }
   | {
       type: 'resource';
@@ -29,17 +30,17 @@ export type Route =
 /**
  * Resolves a path against the current registry, so a CRD created a moment ago already routes.
  * Paths: `/api/v1[/namespaces/{ns}]/{plural}[/{name}[/{sub}]]`, the same under `/apis/{group}/{version}`,
- * optionally with `/watch` after the version; plus `/api`, `/apis`, `/apis/{g}`, `/version`, `/openapi/v3[/…]`
+ * optionally with `/watch` after the version; plus `/api`, `/apis`, `/apis/{g}`, `/version`, `/openapi/v2`, `/openapi/v3[/…]`
  * and health checks.
  *
- * @throws StatusError `404` for a path the server does not serve (including `/openapi/v2`: kubectl only
- *   needs the v3 documents, see `kinds/openapi.ts`); `400` for a malformed one (see `pathSegments`).
+ * @throws StatusError `404` for a path the server does not serve; `400` for a malformed one (see `pathSegments`).
  */
 export function resolveRoute(pathname: string | readonly string[], registry: ResourceRegistry): Route {
   const segs = typeof pathname === 'string' ? pathSegments(pathname) : pathname;
   if (segs.length === 0) return { type: 'root' };
   if (segs.length === 1 && segs[0] === 'version') return { type: 'version' };
   if (['healthz', 'livez', 'readyz'].includes(segs[0]!)) return { type: 'health' };
+  if (segs.length === 2 && segs[0] === 'openapi' && segs[1] === 'v2') return { type: 'openApiV2' };
   if (segs[0] === 'openapi' && segs[1] === 'v3') {
     if (segs.length === 2) return { type: 'openApiIndex' };
     if (segs[2] === 'api' && segs.length === 4) return { type: 'openApiGroupVersion', groupVersion: segs[3]! };
