@@ -23,7 +23,7 @@ interface UpdateCtx {
  * One op: every pod updated, as one unit (`each` false) or one at a time. By default its IP changes (1000
  * Workload updates); with `unchanged`, its phase flips, which no Workload reads, so nothing is emitted.
  */
-function updateVariant(
+export function updateVariant(
   c: Contender,
   each: boolean,
   opts: { label?: string; baseline?: boolean; unchanged?: boolean } = {},
@@ -71,7 +71,7 @@ interface SyncCtx {
 /** The resident graphs of the initial-sync variants: 10 pods each, updated never. */
 const RESIDENT_PODS = 10;
 
-function syncVariant(c: Contender, baseline = false): Variant<SyncCtx> {
+export function syncVariant(c: Contender, baseline = false): Variant<SyncCtx> {
   return {
     name: c.name,
     baseline,
@@ -100,7 +100,7 @@ function syncVariant(c: Contender, baseline = false): Variant<SyncCtx> {
  * Per-event cost at 10k pods: the same `events` pod updates per run for every contender, one transaction (or
  * drain, or rebuild) each, so that their outputs can be compared after every run.
  */
-function perEventVariant(c: Contender, pods: number, events: number, baseline = false): Variant<UpdateCtx & { i: number }> {
+export function perEventVariant(c: Contender, pods: number, events: number, baseline = false): Variant<UpdateCtx & { i: number }> {
   return {
     name: `${c.name} @${pods / 1000}k pods`,
     baseline,

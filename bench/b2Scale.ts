@@ -19,7 +19,12 @@ interface SyncCtx {
   totalBytes: number[];
 }
 
-function syncVariant(contender: Contender, s: Shape, pods: (s: Shape, ips: IpAllocator) => Pod[], baseline = false): Variant<SyncCtx> {
+export function syncVariant(
+  contender: Contender,
+  s: Shape,
+  pods: (s: Shape, ips: IpAllocator) => Pod[],
+  baseline = false,
+): Variant<SyncCtx> {
   const name = contender.name;
   const build = (p: Pod[], services: Service[]): { graph: Live; events: number } => {
     const graph = contender.build(p, services);
@@ -116,7 +121,7 @@ function liveSetup(s: Shape, c: Contender): LiveCtx {
   return { live: c.build(pods, makeServices(s)), ips, pods, next: [], cursor: 0, broad: false, before: 0 };
 }
 
-function burstVariant(c: Contender, label: string, s: Shape, baseline = false): Variant<LiveCtx> {
+export function burstVariant(c: Contender, label: string, s: Shape, baseline = false): Variant<LiveCtx> {
   const name = c.name + label;
   return {
     name,
@@ -140,7 +145,7 @@ function burstVariant(c: Contender, label: string, s: Shape, baseline = false): 
   };
 }
 
-function fanoutVariant(c: Contender, s: Shape, baseline = false): Variant<LiveCtx> {
+export function fanoutVariant(c: Contender, s: Shape, baseline = false): Variant<LiveCtx> {
   let svc: Service | undefined;
   return {
     name: c.name,

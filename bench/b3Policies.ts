@@ -22,10 +22,10 @@ import { StrongHandPolicies, WeakHandPolicies, type HandPolicies } from './b3Han
  * `--quick` runs on a quarter of the pods: at 10k, B3 took 13 s of the quick run's 56–59 s on a slow moment
  * of this host, against a limit of 60.
  */
-const QUICK_PODS = 2_500;
+export const QUICK_PODS = 2_500;
 
 /** A built contender: its events so far, pod updates in one unit or one at a time, its outputs. */
-interface Live {
+export interface Live {
   events(): number;
   burst(next: readonly Pod[]): void;
   each(next: readonly Pod[]): void;
@@ -33,7 +33,7 @@ interface Live {
   stop(): void;
 }
 
-interface Contender {
+export interface Contender {
   name: string;
   build(pods: Pod[], policies: Policy[]): Live;
 }
@@ -62,10 +62,10 @@ function hand(name: string, make: (pods: Pod[], policies: Policy[]) => HandPolic
   };
 }
 
-const strongHand = hand('hand-written', (pods, pols) => new StrongHandPolicies(pods, pols));
+export const b3StrongHand = hand('hand-written', (pods, pols) => new StrongHandPolicies(pods, pols));
 const weakHand = hand('hand-written, weak (tests every policy, deep-equal)', (pods, pols) => new WeakHandPolicies(pods, pols));
 
-const rxkrt: Contender = {
+export const b3Rxkrt: Contender = {
   name: 'rxkrt',
   build: (pods, policies) => {
     const abort = new AbortController();
@@ -109,7 +109,7 @@ interface Ctx {
  * `events` pod updates per run (the pods from `cursor` on), applied in one unit (`each` false) or one at a
  * time; every update changes every policy's addresses.
  */
-function variant(c: Contender, label: string, count: number, events: number, each: boolean, baseline = false): Variant<Ctx> {
+export function b3Variant(c: Contender, label: string, count: number, events: number, each: boolean, baseline = false): Variant<Ctx> {
   const name = c.name + label;
   const expected = each ? events * POLICIES : POLICIES;
   return {
@@ -153,9 +153,9 @@ export const b3: Scenario = {
     const rows = await compare(
       `B3 burst of ${count === PODS ? '10k' : count} pod events`,
       [
-        variant(strongHand, ' (1 drain)', count, count, false, true),
-        variant(rxkrt, ' (1 batch)', count, count, false),
-        variant(weakHand, ' (1 drain)', count, count, false),
+        b3Variant(b3StrongHand, ' (1 drain)', count, count, false, true),
+        b3Variant(b3Rxkrt, ' (1 batch)', count, count, false),
+        b3Variant(weakHand, ' (1 drain)', count, count, false),
       ],
       run,
     );
@@ -163,7 +163,10 @@ export const b3: Scenario = {
     const events = opts.quick ? 2 : 5;
     const perEvent = await compare(
       `B3 per event, ${count === PODS ? '10k' : count} pods (${events} events a run)`,
-      [variant(strongHand, ' (drain per event)', count, events, true, true), variant(rxkrt, ' (1 tx per event)', count, events, true)],
+      [
+        b3Variant(b3StrongHand, ' (drain per event)', count, events, true, true),
+        b3Variant(b3Rxkrt, ' (1 tx per event)', count, events, true),
+      ],
       { warmup: opts.warmup, runs: opts.runs },
     );
     for (const r of perEvent) r.extra = { extrapolated_10k_events_s: Math.round((r.per_op_us! * PODS) / 1e5) / 10 };

@@ -33,6 +33,8 @@ export interface Row {
   extra?: Record<string, number | string>;
   /** Set when this variant's full output was compared with the baseline's after set-up and after every run. */
   outputs_checked?: true;
+  /** Every measured run's wall time in ms, in the order of the rounds (with `keepSamples`). */
+  samples_ms?: number[];
 }
 
 /** One contender in a scenario. */
@@ -66,6 +68,8 @@ export interface Variant<C = unknown> {
 export interface CompareOptions {
   warmup: number;
   runs: number;
+  /** Keep every measured run's wall time in the row (`samples_ms`), for pairing over processes (bench:pairs). */
+  keepSamples?: boolean;
 }
 
 /** Full gc, when node runs with --expose-gc (the bench script does). */
@@ -226,6 +230,7 @@ export async function compare(scenario: string, variants: readonly Variant[], op
     }
     if (v.extra !== undefined) row.extra = v.extra(ctxs[i]);
     if (checked && v.outputs !== undefined) row.outputs_checked = true;
+    if (opts.keepSamples === true) row.samples_ms = samples[i]!.map((x) => round(x, 4));
     return row;
   });
   for (let i = 0; i < variants.length; i++) await variants[i]!.teardown?.(ctxs[i]);
