@@ -56,6 +56,7 @@ export class StrongHandWrittenController {
       this.ranks.delete(key);
     } else {
       this.services.set(key, next);
+      if (!this.ranks.has(key)) this.ranks.set(key, this.nextRank++);
       this.file(key, next);
     }
     if (old !== undefined) this.enqueueSelected(old);
@@ -87,9 +88,7 @@ export class StrongHandWrittenController {
     const value = svc.spec.selector[anchor]!;
     let bucket = byValue.get(value);
     if (bucket === undefined) byValue.set(value, (bucket = new Map()));
-    let rank = this.ranks.get(key);
-    if (rank === undefined) this.ranks.set(key, (rank = this.nextRank++));
-    bucket.set(key, { svc, rank });
+    bucket.set(key, { svc, rank: this.ranks.get(key)! });
   }
 
   private unfile(key: string, svc: Service): void {
