@@ -204,3 +204,41 @@ export const b4: Scenario = {
     }
   },
 };
+
+/**
+ * B4's variants for `bench:pairs` (`kind` list or watch, client-node's first): the API server starts with
+ * the first set-up and stays up until the process ends; for the list, it starts with one namespace of `n` pods.
+ */
+export function b4PairVariants(kind: 'list' | 'watch', n: number, warmup: number): Variant<RunCtx>[] {
+  let env: Env | undefined;
+  let opening: Promise<Env> | undefined;
+  const open = async (): Promise<Env> => {
+    const server = await startApiServer({ historySize: 100_000 });
+    const kc = server.kubeConfig();
+    const e: Env = { server, kc, core: kc.makeApiClient(CoreV1Api), filled: [] };
+    if (kind === 'list') {
+      await e.core.createNamespace({ body: { metadata: { name: 'b4-listed' } } });
+      await createPods(e, 'b4-listed', n);
+      e.filled.push('b4-listed');
+    }
+    return (env = e);
+  };
+  const get = (): Env => env!;
+  const inner =
+    kind === 'list'
+      ? [
+          listVariant('client-node makeInformer', n, get, watchClientNode, true),
+          listVariant('rxkrt newInformer → newCollection', n, get, watchRxkrt),
+        ]
+      : [
+          variant('client-node makeInformer', n, warmup, get, watchClientNode, true),
+          variant('rxkrt newInformer → newCollection', n, warmup, get, watchRxkrt),
+        ];
+  return inner.map((v) => ({
+    ...v,
+    setup: async () => {
+      await (opening ??= open());
+      return v.setup();
+    },
+  }));
+}

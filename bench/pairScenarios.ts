@@ -8,6 +8,7 @@ import { FULL, QUICK, makePods } from './b2Shape.js';
 import { b3Rxkrt, b3StrongHand, b3Variant, QUICK_PODS } from './b3Policies.js';
 import { PODS as B3_PODS } from './b3Data.js';
 import { mobx, naive, rxkrt, strongHand } from './workloadContenders.js';
+import { b4PairVariants } from './b4Informer.js';
 
 /** A judged ratio: `variant`'s time over `over`'s, round by round, at most or at least a bound. */
 export interface Target {
@@ -119,5 +120,19 @@ export const PAIR_SCENARIOS: PairScenario[] = [
     },
     rounds: slow,
     targets: [{ variant: 'rxkrt (1 batch)', over: 'hand-written (1 drain)', atMost: 1.15 }],
+  },
+  {
+    id: 'b4list',
+    title: 'B4 list of existing pods (3000; quick: 100)',
+    variants: (quick) => b4PairVariants('list', quick ? 100 : 3000, quick ? 1 : 3),
+    rounds: (quick) => (quick ? { warmup: 1, runs: 3 } : { warmup: 3, runs: 20 }),
+    targets: [{ variant: 'rxkrt newInformer → newCollection', over: 'client-node makeInformer', atMost: 1.1 }],
+  },
+  {
+    id: 'b4watch',
+    title: 'B4 pods created and watched (3000; quick: 100)',
+    variants: (quick) => b4PairVariants('watch', quick ? 100 : 3000, quick ? 1 : 2),
+    rounds: (quick) => (quick ? { warmup: 1, runs: 3 } : { warmup: 2, runs: 10 }),
+    targets: [{ variant: 'rxkrt newInformer → newCollection', over: 'client-node makeInformer', atMost: 1.1 }],
   },
 ];

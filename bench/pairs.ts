@@ -93,7 +93,11 @@ interface Judged {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  if (args.child !== undefined) return child(args);
+  if (args.child !== undefined) {
+    await child(args);
+    // B4's API server would keep the process alive.
+    process.exit(0);
+  }
   const reports: ChildReport[][] = [];
   for (let p = 0; p < args.pairs; p++) {
     for (const order of ['forward', 'reverse']) {
