@@ -167,7 +167,7 @@ export const b3: Scenario = {
         b3Variant(b3StrongHand, ' (drain per event)', count, events, true, true),
         b3Variant(b3Rxkrt, ' (1 tx per event)', count, events, true),
       ],
-      { warmup: opts.warmup, runs: opts.runs },
+      run,
     );
     for (const r of perEvent) r.extra = { extrapolated_10k_events_s: Math.round((r.per_op_us! * PODS) / 1e5) / 10 };
     return [...rows, ...perEvent];
