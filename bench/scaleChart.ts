@@ -30,6 +30,14 @@ function fmt(x: number): string {
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
 }
 
+/** The smallest round number (1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6 or 8 × 10^k) at or above `x`, whose quarters stay short. */
+function niceCeil(x: number): number {
+  if (!(x > 0)) return 1;
+  const e = 10 ** Math.floor(Math.log10(x));
+  for (const m of [1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8, 10]) if (m * e >= x) return m * e;
+  return 10 * e;
+}
+
 function podsLabel(n: number): string {
   return n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n);
 }
@@ -38,7 +46,7 @@ function panel(p: Panel, points: readonly ScalePoint[], x0: number): string {
   const sizes = [...new Set(points.map((q) => q.pods))].sort((a, b) => a - b);
   const lo = Math.log10(sizes[0]!);
   const hi = Math.log10(sizes.at(-1)!);
-  const yMax = Math.max(...points.map(p.value)) * 1.15 || 1;
+  const yMax = niceCeil(Math.max(...points.map(p.value)) * 1.1);
   const px = (n: number): number => x0 + PAD.left + (hi === lo ? 0.5 : (Math.log10(n) - lo) / (hi - lo)) * (W - PAD.left - PAD.right);
   const py = (v: number): number => PAD.top + (1 - Math.max(0, v) / yMax) * (H - PAD.top - PAD.bottom);
   const out: string[] = [];
@@ -53,7 +61,7 @@ function panel(p: Panel, points: readonly ScalePoint[], x0: number): string {
     out.push(`<text x="${px(n)}" y="${H - PAD.bottom + 14}" text-anchor="middle" font-size="10">${podsLabel(n)}</text>`);
   }
   out.push(`<text x="${x0 + PAD.left + (W - PAD.left - PAD.right) / 2}" y="${H - 8}" text-anchor="middle" font-size="10">pods</text>`);
-  for (const name of Object.keys(COLOURS)) {
+  for (const [index, name] of Object.keys(COLOURS).entries()) {
     const line = points.filter((q) => q.contender === name).sort((a, b) => a.pods - b.pods);
     if (line.length === 0) continue;
     const colour = COLOURS[name]!;
@@ -63,7 +71,8 @@ function panel(p: Panel, points: readonly ScalePoint[], x0: number): string {
     for (const q of line) {
       out.push(`<circle cx="${px(q.pods).toFixed(1)}" cy="${py(p.value(q)).toFixed(1)}" r="3" fill="${colour}"/>`);
       out.push(
-        `<text x="${px(q.pods).toFixed(1)}" y="${(py(p.value(q)) - 6).toFixed(1)}" text-anchor="middle" font-size="9" fill="${colour}">${fmt(p.value(q))}</text>`,
+        // The first contender's values below its points, the second's above, so that close values stay legible.
+        `<text x="${px(q.pods).toFixed(1)}" y="${(py(p.value(q)) + (index === 0 ? 14 : -6)).toFixed(1)}" text-anchor="middle" font-size="9" fill="${colour}">${fmt(p.value(q))}</text>`,
       );
     }
   }
