@@ -1,7 +1,14 @@
 // B4: end to end through the embedded API server: pods created over HTTP, watched by newInformer, derived, handled.
-import { CoreV1Api, makeInformer, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+//
+// client-node's informer lists through the same path as rxkrt's (raw JSON in pages of 500, `listAll`), not
+// through its typed `listNamespacedPod`, so that both pay for the same deserialization. Each run closes its
+// own watcher before the next variant runs, and every watcher's objects (name and app label) are compared
+// with client-node's after every run.
+import { CoreV1Api, makeInformer, type KubeConfig, type KubernetesListObject, type V1Pod } from '@kubernetes/client-node';
 import { newCollection, type Collection } from '../src/index.js';
 import { newInformer } from '../src/kube/index.js';
+import { listAll } from '../src/kube/listAll.js';
+import { canonicalSet } from './canonical.js';
 import { startApiServer, type ApiServer } from '../src/apiserver/index.js';
 import { compare, median, type BenchOptions, type Row, type Scenario, type Variant } from './harness.js';
 import { Countdown } from './fixtures.js';
@@ -42,6 +49,8 @@ interface RunCtx {
   ns: string;
   seen: Countdown;
   stop: (() => void | Promise<void>) | undefined;
+  /** The watcher's objects as `{ name, app }`, for the output check. */
+  held: (() => Iterable<{ name: string; app: string }>) | undefined;
   /** Per run: ms from the last create's response to the last event (how far the watcher lags the writes). */
   tails: number[];
 }
@@ -59,7 +68,7 @@ function variant(
     name,
     baseline,
     ops: n,
-    setup: () => ({ env: env(), ns: '', seen: new Countdown(), stop: undefined, tails: [] }),
+    setup: () => ({ env: env(), ns: '', seen: new Countdown(), stop: undefined, held: undefined, tails: [] }),
     prepare: async (c, run) => {
       c.ns = `b4-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-${run}`.replace(/-+$/, '');
       await c.env.core.createNamespace({ body: { metadata: { name: c.ns } } });
@@ -76,11 +85,22 @@ function variant(
       if (watch !== undefined && c.seen.count !== n) throw new Error(`${name}: saw ${c.seen.count} of ${n} pods`);
       c.env.filled.push(c.ns);
     },
+    ...(watch === undefined ? {} : { outputs: heldOutputs }),
+    after: closeWatcher,
     extra: (c): Record<string, number> => (watch === undefined ? {} : { tail_ms_median: Math.round(median(c.tails) * 10) / 10 }),
-    teardown: async (c) => {
-      await c.stop?.();
-    },
+    teardown: closeWatcher,
   };
+}
+
+/** What the watcher holds (nothing before its first run), canonical. */
+function heldOutputs(c: RunCtx): string {
+  return canonicalSet(c.held?.() ?? []);
+}
+
+async function closeWatcher(c: RunCtx): Promise<void> {
+  await c.stop?.();
+  c.stop = undefined;
+  c.held = undefined;
 }
 
 /** rxkrt: newInformer → newCollection (one derived object per pod) → a handler counting adds. */
@@ -101,18 +121,29 @@ async function watchRxkrt(c: RunCtx): Promise<void> {
   });
   if (!(await derived.waitUntilSynced())) throw new Error('rxkrt informer did not sync');
   c.stop = () => abort.abort();
+  c.held = () => derived.list().map((w) => ({ name: w.metadata.name, app: w.app }));
 }
 
-/** client-node's own informer (ListWatch) on the same namespace, counting `add` callbacks. */
+/**
+ * client-node's own informer (ListWatch) on the same namespace, counting `add` callbacks. Its list function
+ * is rxkrt's LIST (`listAll`: raw JSON, pages of 500), not `listNamespacedPod`, whose typed deserializer
+ * would make the comparison one of deserializers.
+ */
 async function watchClientNode(c: RunCtx): Promise<void> {
   await c.stop?.();
-  const ns = c.ns;
-  const informer = makeInformer<V1Pod>(c.env.kc, `/api/v1/namespaces/${ns}/pods`, () => c.env.core.listNamespacedPod({ namespace: ns }));
+  const path = `/api/v1/namespaces/${c.ns}/pods`;
+  const kc = c.env.kc;
+  const list = async (): Promise<KubernetesListObject<V1Pod>> => {
+    const r = await listAll(kc, path, { query: {}, pageSize: 500, maxPages: 10_000 });
+    return { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: r.resourceVersion }, items: r.items as V1Pod[] };
+  };
+  const informer = makeInformer<V1Pod>(kc, path, list);
   const seen = c.seen;
   informer.on('add', () => seen.hit());
   informer.on('error', () => {});
   await informer.start();
   c.stop = () => informer.stop();
+  c.held = () => informer.list().map((p) => ({ name: p.metadata?.name ?? '', app: p.metadata?.labels?.['app'] ?? '' }));
 }
 
 /** Initial sync of a namespace that already holds N pods: LIST (pages of 500) until every object has been handed on. */
@@ -121,10 +152,8 @@ function listVariant(name: string, n: number, env: () => Env, watch: (c: RunCtx)
     name,
     baseline,
     ops: n,
-    setup: () => ({ env: env(), ns: '', seen: new Countdown(), stop: undefined, tails: [] }),
+    setup: () => ({ env: env(), ns: '', seen: new Countdown(), stop: undefined, held: undefined, tails: [] }),
     prepare: async (c, run) => {
-      await c.stop?.();
-      c.stop = undefined;
       c.ns = c.env.filled[run % c.env.filled.length]!;
       c.seen = new Countdown();
     },
@@ -135,9 +164,9 @@ function listVariant(name: string, n: number, env: () => Env, watch: (c: RunCtx)
     verify: (c) => {
       if (c.seen.count !== n) throw new Error(`${name}: listed ${c.seen.count} of ${n} pods`);
     },
-    teardown: async (c) => {
-      await c.stop?.();
-    },
+    outputs: heldOutputs,
+    after: closeWatcher,
+    teardown: closeWatcher,
   };
 }
 
@@ -175,3 +204,41 @@ export const b4: Scenario = {
     }
   },
 };
+
+/**
+ * B4's variants for `bench:pairs` (`kind` list or watch, client-node's first): the API server starts with
+ * the first set-up and stays up until the process ends; for the list, it starts with one namespace of `n` pods.
+ */
+export function b4PairVariants(kind: 'list' | 'watch', n: number, warmup: number): Variant<RunCtx>[] {
+  let env: Env | undefined;
+  let opening: Promise<Env> | undefined;
+  const open = async (): Promise<Env> => {
+    const server = await startApiServer({ historySize: 100_000 });
+    const kc = server.kubeConfig();
+    const e: Env = { server, kc, core: kc.makeApiClient(CoreV1Api), filled: [] };
+    if (kind === 'list') {
+      await e.core.createNamespace({ body: { metadata: { name: 'b4-listed' } } });
+      await createPods(e, 'b4-listed', n);
+      e.filled.push('b4-listed');
+    }
+    return (env = e);
+  };
+  const get = (): Env => env!;
+  const inner =
+    kind === 'list'
+      ? [
+          listVariant('client-node makeInformer', n, get, watchClientNode, true),
+          listVariant('rxkrt newInformer → newCollection', n, get, watchRxkrt),
+        ]
+      : [
+          variant('client-node makeInformer', n, warmup, get, watchClientNode, true),
+          variant('rxkrt newInformer → newCollection', n, warmup, get, watchRxkrt),
+        ];
+  return inner.map((v) => ({
+    ...v,
+    setup: async () => {
+      await (opening ??= open());
+      return v.setup();
+    },
+  }));
+}

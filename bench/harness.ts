@@ -1,9 +1,12 @@
 // The benchmark harness: variants of one scenario side by side in one process, gc between runs, median and p90.
 //
-// Every variant is set up once (untimed), then all variants do one warm-up run and `runs` measured runs,
-// interleaved round-robin so that drift (thermal, JIT, a noisy neighbour) hits every variant alike. Before
-// each run: a full gc and a pause for the concurrent sweeper (`settle`), so no run pays for another's garbage.
-// Ratios are against the variant marked `baseline`, measured in the same process and the same rounds.
+// Every variant is set up once (untimed), then all variants do warm-up runs and `runs` measured runs, in
+// rounds of one run each, in a fresh random order every round, so that drift (thermal, JIT, a noisy
+// neighbour) and the place in a round hit every variant alike. Before each run: a full gc and a pause for the
+// concurrent sweeper (`settle`), so no run pays for another's garbage. Ratios are against the variant marked
+// `baseline`, measured in the same process and the same rounds. Where variants give their outputs, every
+// variant's canonical output set must equal the baseline's after set-up and after every round.
+import { assertSameOutputs } from './canonical.js';
 
 /** One line of the results. */
 export interface Row {
@@ -28,6 +31,10 @@ export interface Row {
   retained_mb?: number;
   /** Anything else worth printing (events seen, bytes per object, ...). */
   extra?: Record<string, number | string>;
+  /** Set when this variant's full output was compared with the baseline's after set-up and after every run. */
+  outputs_checked?: true;
+  /** Every measured run's wall time in ms, in the order of the rounds (with `keepSamples`). */
+  samples_ms?: number[];
 }
 
 /** One contender in a scenario. */
@@ -43,6 +50,13 @@ export interface Variant<C = unknown> {
   run(ctx: C, run: number): void | Promise<void>;
   /** Untimed check after each run; throws when the run did not do the job. */
   verify?(ctx: C, run: number): void;
+  /**
+   * The variant's full output as `canonicalSet` makes it (after set-up, and after each run once `verify`
+   * passed): it must equal the baseline's of the same round. Variants fed the same inputs run by run give it.
+   */
+  outputs?(ctx: C): string;
+  /** Untimed work once a run is checked (e.g. closing the run's watcher before another variant runs). */
+  after?(ctx: C, run: number): void | Promise<void>;
   /** Releases what setup built. */
   teardown?(ctx: C): void | Promise<void>;
   /** Operations per run, for a per-operation cost. */
@@ -54,6 +68,8 @@ export interface Variant<C = unknown> {
 export interface CompareOptions {
   warmup: number;
   runs: number;
+  /** Keep every measured run's wall time in the row (`samples_ms`), for pairing over processes (bench:pairs). */
+  keepSamples?: boolean;
 }
 
 /** Full gc, when node runs with --expose-gc (the bench script does). */
@@ -152,27 +168,44 @@ export async function compare(scenario: string, variants: readonly Variant[], op
     gc();
     retained.push((heapUsed() - before) / 1048576);
   }
+  const baseIdx = Math.max(
+    0,
+    variants.findIndex((v) => v.baseline === true),
+  );
+  const checked = variants[baseIdx]!.outputs !== undefined;
+  const snapshots: (string | undefined)[] = variants.map(() => undefined);
+  const checkOutputs = (when: string): void => {
+    if (!checked) return;
+    for (let i = 0; i < variants.length; i++) {
+      if (i === baseIdx || snapshots[i] === undefined) continue;
+      assertSameOutputs(`${scenario}, ${variants[i]!.name}, ${when}`, snapshots[i]!, snapshots[baseIdx]!);
+    }
+    snapshots.fill(undefined);
+  };
+  for (let i = 0; i < variants.length; i++) snapshots[i] = variants[i]!.outputs?.(ctxs[i]);
+  checkOutputs('after set-up');
   const samples: number[][] = variants.map(() => []);
   const cpu: number[][] = variants.map(() => []);
   const total = opts.warmup + opts.runs;
   for (let r = 0; r < total; r++) {
-    for (let i = 0; i < variants.length; i++) {
+    for (const i of shuffled(variants.map((_, k) => k))) {
       const v = variants[i]!;
       const ctx = ctxs[i];
       if (v.prepare !== undefined) await v.prepare(ctx, r);
       await settle();
       const t = await timeMs(() => v.run(ctx, r));
       v.verify?.(ctx, r);
+      if (checked) snapshots[i] = v.outputs?.(ctx);
+      await v.after?.(ctx, r);
       if (r >= opts.warmup) {
         samples[i]!.push(t.wall);
         cpu[i]!.push(t.cpu);
       }
     }
+    checkOutputs(`after run ${r}`);
   }
-  progress(`${scenario}: ${variants.map((v, i) => `${v.name} ${median(samples[i]!).toFixed(2)} ms`).join(', ')}`);
-  const baseIdx = Math.max(
-    0,
-    variants.findIndex((v) => v.baseline === true),
+  progress(
+    `${scenario}: ${variants.map((v, i) => `${v.name} ${median(samples[i]!).toFixed(2)} ms`).join(', ')}${checked ? '; outputs equal' : ''}`,
   );
   const baseV = variants[baseIdx]!;
   const perOp = (v: Variant, m: number): number => (v.ops !== undefined && baseV.ops !== undefined ? m / v.ops : m);
@@ -196,10 +229,22 @@ export async function compare(scenario: string, variants: readonly Variant[], op
       row.per_op_us = round((m * 1000) / v.ops, 3);
     }
     if (v.extra !== undefined) row.extra = v.extra(ctxs[i]);
+    if (checked && v.outputs !== undefined) row.outputs_checked = true;
+    if (opts.keepSamples === true) row.samples_ms = samples[i]!.map((x) => round(x, 4));
     return row;
   });
   for (let i = 0; i < variants.length; i++) await variants[i]!.teardown?.(ctxs[i]);
   return rows;
+}
+
+/** A copy of `xs` in random order (Fisher–Yates). */
+export function shuffled<T>(xs: readonly T[]): T[] {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
 }
 
 export function round(x: number, digits = 3): number {
@@ -209,7 +254,7 @@ export function round(x: number, digits = 3): number {
 
 /** A plain-text table of rows, one block per scenario. */
 export function formatTable(rows: readonly Row[]): string {
-  const header = ['scenario', 'variant', 'median ms', 'p90 ms', 'cpu ms', 'runs', 'ratio', 'µs/op', 'retained MB', 'extra'];
+  const header = ['scenario', 'variant', 'median ms', 'p90 ms', 'cpu ms', 'runs', 'ratio', 'µs/op', 'retained MB', 'outputs', 'extra'];
   const lines = rows.map((r) => [
     r.scenario,
     r.variant + (r.baseline && rows.filter((x) => x.scenario === r.scenario).length > 1 ? ' (baseline)' : ''),
@@ -220,6 +265,7 @@ export function formatTable(rows: readonly Row[]): string {
     ratio(r.ratio_vs_baseline),
     r.per_op_us === undefined ? '' : fmt(r.per_op_us),
     r.retained_mb === undefined ? '' : r.retained_mb.toFixed(1),
+    r.outputs_checked === true ? 'equal' : '',
     r.extra === undefined
       ? ''
       : Object.entries(r.extra)

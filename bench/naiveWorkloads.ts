@@ -4,7 +4,7 @@ import { deepEqual, podKey, selects, type Pod, type Service, type Workload } fro
 export class NaiveController {
   private readonly pods = new Map<string, Pod>();
   private readonly services: Service[];
-  private workloads = new Map<string, Workload>();
+  private current = new Map<string, Workload>();
   events = 0;
 
   constructor(pods: readonly Pod[], services: readonly Service[]) {
@@ -18,6 +18,11 @@ export class NaiveController {
     this.rebuild();
   }
 
+  /** The current Workloads (for the output check). */
+  get workloads(): ReadonlyMap<string, Workload> {
+    return this.current;
+  }
+
   private rebuild(): void {
     const next = new Map<string, Workload>();
     for (const [key, p] of this.pods) {
@@ -28,14 +33,14 @@ export class NaiveController {
         if (s.metadata.namespace === p.metadata.namespace && selects(s.spec.selector, p.metadata.labels)) names.push(s.metadata.name);
       }
       const wl: Workload = { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, ip, serviceNames: names };
-      const prev = this.workloads.get(key);
+      const prev = this.current.get(key);
       if (prev !== undefined && deepEqual(prev, wl)) next.set(key, prev);
       else {
         this.events++;
         next.set(key, wl);
       }
     }
-    for (const k of this.workloads.keys()) if (!next.has(k)) this.events++;
-    this.workloads = next;
+    for (const k of this.current.keys()) if (!next.has(k)) this.events++;
+    this.current = next;
   }
 }

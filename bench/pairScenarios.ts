@@ -1,0 +1,138 @@
+// The scenarios of `npm run bench:pairs`, each with its contenders (the variants of the full run's scenarios)
+// and the restated targets (issue 33) it judges: ratios to the strong hand-written controller, and two
+// floors (MobX against rxkrt, naive recompute against rxkrt).
+import type { Row, Variant } from './harness.js';
+import { perEventVariant, syncVariant as b1Sync, updateVariant } from './b1Controllers.js';
+import { burstVariant, fanoutVariant, syncVariant as b2Sync } from './b2Scale.js';
+import { FULL, QUICK, makePods } from './b2Shape.js';
+import { b3Rxkrt, b3StrongHand, b3Variant, QUICK_PODS } from './b3Policies.js';
+import { PODS as B3_PODS } from './b3Data.js';
+import { mobx, naive, rxkrt, strongHand } from './workloadContenders.js';
+import { b4PairVariants } from './b4Informer.js';
+
+/** A judged ratio: `variant`'s time over `over`'s, round by round, at most or at least a bound. */
+export interface Target {
+  variant: string;
+  over: string;
+  atMost?: number;
+  atLeast?: number;
+}
+
+/** A figure judged on its per-process values (one per process; no rounds to pair). */
+export interface PerProcessTarget {
+  name: string;
+  value(rows: readonly Row[]): number;
+  atMost: number;
+}
+
+export interface PairScenario {
+  id: string;
+  title: string;
+  variants(quick: boolean): Variant[];
+  rounds(quick: boolean): { warmup: number; runs: number };
+  targets: Target[];
+  perProcessTargets?: PerProcessTarget[];
+}
+
+const fast = (quick: boolean): { warmup: number; runs: number } => (quick ? { warmup: 2, runs: 5 } : { warmup: 10, runs: 100 });
+const slow = (quick: boolean): { warmup: number; runs: number } => (quick ? { warmup: 1, runs: 3 } : { warmup: 2, runs: 12 });
+
+/** rxkrt's B2 overhead bytes per pod over the hand-written controller's, in one process. */
+function overheadRatio(rows: readonly Row[]): number {
+  const of = (name: string): number => rows.find((r) => r.variant === name)!.extra!['overhead_bytes_per_pod'] as number;
+  return of('rxkrt') / of('hand-written');
+}
+
+export const PAIR_SCENARIOS: PairScenario[] = [
+  {
+    id: 'b1batch',
+    title: 'B1 one batch (1000 pod updates)',
+    variants: () => [
+      updateVariant(strongHand, false, { label: ' (1 drain)', baseline: true }),
+      updateVariant(rxkrt, false, { label: ' (1 batch)' }),
+      updateVariant(mobx, false, { label: ' (runInAction)' }),
+    ],
+    rounds: fast,
+    targets: [
+      { variant: 'rxkrt (1 batch)', over: 'hand-written (1 drain)', atMost: 1.15 },
+      { variant: 'MobX (runInAction)', over: 'rxkrt (1 batch)', atLeast: 2 },
+    ],
+  },
+  {
+    id: 'b1tx',
+    title: 'B1 one transaction per update (1000 pod updates)',
+    variants: () => [
+      updateVariant(strongHand, true, { label: ' (drain per update)', baseline: true }),
+      updateVariant(rxkrt, true, { label: ' (1000 transactions)' }),
+    ],
+    rounds: fast,
+    targets: [{ variant: 'rxkrt (1000 transactions)', over: 'hand-written (drain per update)', atMost: 1.4 }],
+  },
+  {
+    id: 'b1sync',
+    title: 'B1 initial sync (1000 pods)',
+    variants: () => [b1Sync(strongHand, true), b1Sync(rxkrt)],
+    rounds: (quick) => (quick ? { warmup: 2, runs: 5 } : { warmup: 10, runs: 60 }),
+    targets: [{ variant: 'rxkrt', over: 'hand-written', atMost: 1.5 }],
+  },
+  {
+    id: 'b1event',
+    title: 'B1 per event at 10k pods',
+    variants: (quick) => [
+      perEventVariant(strongHand, 10_000, quick ? 2 : 3, true),
+      perEventVariant(rxkrt, 10_000, quick ? 2 : 3),
+      perEventVariant(naive, 10_000, quick ? 2 : 3),
+    ],
+    rounds: (quick) => (quick ? { warmup: 1, runs: 2 } : { warmup: 1, runs: 8 }),
+    targets: [{ variant: 'naive rebuild @10k pods', over: 'rxkrt @10k pods', atLeast: 100 }],
+  },
+  {
+    id: 'b2sync',
+    title: 'B2 initial sync',
+    variants: (quick) => [b2Sync(strongHand, quick ? QUICK : FULL, makePods, true), b2Sync(rxkrt, quick ? QUICK : FULL, makePods)],
+    rounds: slow,
+    targets: [{ variant: 'rxkrt', over: 'hand-written', atMost: 1.3 }],
+    perProcessTargets: [{ name: 'rxkrt retained overhead bytes per pod', value: overheadRatio, atMost: 1.15 }],
+  },
+  {
+    id: 'b2burst',
+    title: 'B2 burst of pod updates',
+    variants: (quick) => [
+      burstVariant(strongHand, ' (1 drain)', quick ? QUICK : FULL, true),
+      burstVariant(rxkrt, ' (1 batch)', quick ? QUICK : FULL),
+    ],
+    rounds: (quick) => (quick ? { warmup: 1, runs: 3 } : { warmup: 3, runs: 20 }),
+    targets: [{ variant: 'rxkrt (1 batch)', over: 'hand-written (1 drain)', atMost: 1.15 }],
+  },
+  {
+    id: 'b2fanout',
+    title: 'B2 selector change fanning out to 1000 pods',
+    variants: (quick) => [fanoutVariant(strongHand, quick ? QUICK : FULL, true), fanoutVariant(rxkrt, quick ? QUICK : FULL)],
+    rounds: (quick) => (quick ? { warmup: 2, runs: 5 } : { warmup: 10, runs: 60 }),
+    targets: [{ variant: 'rxkrt', over: 'hand-written', atMost: 1.15 }],
+  },
+  {
+    id: 'b3',
+    title: 'B3 burst (500 policies)',
+    variants: (quick) => {
+      const n = quick ? QUICK_PODS : B3_PODS;
+      return [b3Variant(b3StrongHand, ' (1 drain)', n, n, false, true), b3Variant(b3Rxkrt, ' (1 batch)', n, n, false)];
+    },
+    rounds: slow,
+    targets: [{ variant: 'rxkrt (1 batch)', over: 'hand-written (1 drain)', atMost: 1.15 }],
+  },
+  {
+    id: 'b4list',
+    title: 'B4 list of existing pods (3000; quick: 100)',
+    variants: (quick) => b4PairVariants('list', quick ? 100 : 3000, quick ? 1 : 3),
+    rounds: (quick) => (quick ? { warmup: 1, runs: 3 } : { warmup: 3, runs: 20 }),
+    targets: [{ variant: 'rxkrt newInformer → newCollection', over: 'client-node makeInformer', atMost: 1.1 }],
+  },
+  {
+    id: 'b4watch',
+    title: 'B4 pods created and watched (3000; quick: 100)',
+    variants: (quick) => b4PairVariants('watch', quick ? 100 : 3000, quick ? 1 : 2),
+    rounds: (quick) => (quick ? { warmup: 1, runs: 3 } : { warmup: 2, runs: 10 }),
+    targets: [{ variant: 'rxkrt newInformer → newCollection', over: 'client-node makeInformer', atMost: 1.1 }],
+  },
+];

@@ -1,0 +1,181 @@
+// `npm run bench:pairs`: the headline ratios against the strong hand-written controller, each judged against
+// its target on the median of rounds paired over several processes, with intervals.
+//
+//   npm run bench:pairs                         every pair, 3 pairs of processes (6 processes)
+//   npm run bench:pairs -- --quick              small data sets and few rounds: checks outputs, not speed
+//   npm run bench:pairs -- --only b1batch,b2burst --pairs 4
+//   npm run -s bench:pairs -- --json            one JSON object per judged ratio on stdout
+//
+// Each process sets up the contenders of a pair scenario (the two of a process pair in opposite orders, so
+// that neither is always set up first), runs rounds of one op each in a random order, each after a gc and
+// a pause, and compares every contender's outputs with the hand-written controller's after set-up and
+// after every round (harness.ts `compare`). The parent pools the rounds: the figure judged is the median of
+// the per-round ratios, with bootstrap intervals over rounds and over processes (pairedRatio.ts).
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { compare, type Row, type Variant } from './harness.js';
+import { cpuTicks, stealPercent } from './hostSteal.js';
+import { describeRatio, pairedRatio, type PairedRatio } from './pairedRatio.js';
+import { PAIR_SCENARIOS, type PairScenario } from './pairScenarios.js';
+
+process.env['NODE_ENV'] ??= 'production';
+
+interface Args {
+  only: string[];
+  pairs: number;
+  quick: boolean;
+  json: boolean;
+  /** Set in the child processes: set the contenders up in reverse order. */
+  child: 'forward' | 'reverse' | undefined;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const a: Args = { only: PAIR_SCENARIOS.map((s) => s.id), pairs: 3, quick: false, json: false, child: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--only')
+      a.only = (argv[++i] ?? '')
+        .toLowerCase()
+        .split(',')
+        .filter((s) => s !== '');
+    else if (arg === '--pairs') a.pairs = Number(argv[++i]);
+    else if (arg === '--quick') a.quick = true;
+    else if (arg === '--json') a.json = true;
+    else if (arg === '--child') a.child = argv[++i] === 'reverse' ? 'reverse' : 'forward';
+    else
+      throw new Error(
+        `unknown argument ${JSON.stringify(arg)} (usage: bench:pairs -- [--only ${PAIR_SCENARIOS.map((s) => s.id).join(',')}] [--pairs N] [--quick] [--json])`,
+      );
+  }
+  if (!(Number.isInteger(a.pairs) && a.pairs >= 1)) throw new Error('--pairs needs an integer of 1 or more');
+  for (const id of a.only) if (!PAIR_SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown pair scenario ${JSON.stringify(id)}`);
+  return a;
+}
+
+/** What a child reports per scenario: each contender's row (with its samples) and the steal. */
+interface ChildReport {
+  id: string;
+  rows: Row[];
+  steal: number | undefined;
+}
+
+async function child(args: Args): Promise<void> {
+  for (const s of selected(args)) {
+    const variants: Variant[] = s.variants(args.quick);
+    const ordered = args.child === 'reverse' ? [...variants].reverse() : variants;
+    const ticks = cpuTicks();
+    const rows = await compare(s.title, ordered, { ...s.rounds(args.quick), keepSamples: true });
+    const report: ChildReport = { id: s.id, rows, steal: stealPercent(ticks, cpuTicks()) };
+    console.log(JSON.stringify(report));
+  }
+}
+
+function selected(args: Args): PairScenario[] {
+  return PAIR_SCENARIOS.filter((s) => args.only.includes(s.id));
+}
+
+/** One judged ratio: `variant` over `over`, against `target`. */
+interface Judged {
+  scenario: string;
+  variant: string;
+  over: string;
+  median_ms: number;
+  ratio_vs_baseline: number;
+  interval_processes: [number, number];
+  interval_rounds: [number, number];
+  per_process: number[];
+  target: string;
+  met: boolean;
+  outputs_checked: boolean;
+  processes: number;
+  steal_percent: (number | null)[];
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.child !== undefined) {
+    await child(args);
+    // B4's API server would keep the process alive.
+    process.exit(0);
+  }
+  const reports: ChildReport[][] = [];
+  for (let p = 0; p < args.pairs; p++) {
+    for (const order of ['forward', 'reverse']) {
+      process.stderr.write(`  · process ${reports.length + 1} of ${2 * args.pairs} (${order} set-up order)\n`);
+      const childArgs = [...process.argv.slice(2), '--child', order];
+      const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...childArgs], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        maxBuffer: 256 << 20,
+      });
+      reports.push(
+        out
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as ChildReport),
+      );
+    }
+  }
+  const judged: Judged[] = [];
+  for (const s of selected(args)) {
+    const each = reports.map((r) => r.find((x) => x.id === s.id)!);
+    const samples = (name: string): number[][] => each.map((r) => r.rows.find((row) => row.variant === name)!.samples_ms!);
+    const checked = (name: string): boolean => each.every((r) => r.rows.find((row) => row.variant === name)!.outputs_checked === true);
+    for (const t of s.targets) {
+      const r: PairedRatio = pairedRatio(samples(t.variant), samples(t.over));
+      const all = samples(t.variant).flat();
+      const ratio = r.median;
+      judged.push({
+        scenario: s.title,
+        variant: t.variant,
+        over: t.over,
+        median_ms: Number(median(all).toFixed(4)),
+        ratio_vs_baseline: Number(ratio.toFixed(4)),
+        interval_processes: [Number(r.processesLo.toFixed(4)), Number(r.processesHi.toFixed(4))],
+        interval_rounds: [Number(r.roundsLo.toFixed(4)), Number(r.roundsHi.toFixed(4))],
+        per_process: r.perProcess.map((x) => Number(x.toFixed(4))),
+        target: `${t.atLeast === undefined ? `≤ ${t.atMost}` : `≥ ${t.atLeast}`}`,
+        met: t.atLeast === undefined ? ratio <= t.atMost! : ratio >= t.atLeast,
+        outputs_checked: checked(t.variant) && checked(t.over),
+        processes: each.length,
+        steal_percent: each.map((x) => (x.steal === undefined ? null : Number(x.steal.toFixed(1)))),
+      });
+      if (!args.json)
+        console.log(
+          `${s.title}: ${judged.at(-1)!.variant} / ${judged.at(-1)!.over}, paired: ${describeRatio(r)}; target ${judged.at(-1)!.target}: ${judged.at(-1)!.met ? 'met' : 'NOT met'}`,
+        );
+    }
+    for (const m of s.perProcessTargets ?? []) {
+      const values = each.map((x) => m.value(x.rows));
+      const med = median(values);
+      judged.push({
+        scenario: s.title,
+        variant: m.name,
+        over: 'hand-written',
+        median_ms: NaN,
+        ratio_vs_baseline: Number(med.toFixed(4)),
+        interval_processes: [Math.min(...values), Math.max(...values)],
+        interval_rounds: [NaN, NaN],
+        per_process: values.map((v) => Number(v.toFixed(4))),
+        target: `≤ ${m.atMost}`,
+        met: med <= m.atMost,
+        outputs_checked: true,
+        processes: each.length,
+        steal_percent: each.map((x) => (x.steal === undefined ? null : Number(x.steal.toFixed(1)))),
+      });
+      if (!args.json)
+        console.log(
+          `${s.title}: ${m.name}: median over processes ${med.toFixed(3)} (range ${values.map((v) => v.toFixed(3)).join(' ')}); target ≤ ${m.atMost}: ${med <= m.atMost ? 'met' : 'NOT met'}`,
+        );
+    }
+  }
+  if (args.json) for (const j of judged) console.log(JSON.stringify(j));
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+await main();

@@ -1,0 +1,117 @@
+import { describe, it, expect } from '@jest/globals';
+import { assertSameOutputs, canonical, canonicalSet } from '../../bench/canonical.js';
+import { HandWrittenController } from '../../bench/handWritten.js';
+import { StrongHandWrittenController } from '../../bench/strongHandWritten.js';
+import { StrongHandPolicies, WeakHandPolicies } from '../../bench/b3HandPolicies.js';
+import type { Pod, Service } from '../../bench/fixtures.js';
+import type { Policy } from '../../bench/b3Data.js';
+
+/** A small deterministic generator (mulberry32), so that a failure replays. */
+function rng(seed: number): (n: number) => number {
+  let a = seed >>> 0;
+  return (n) => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) % n) as number;
+  };
+}
+
+const LABEL_KEYS = ['app', 'tier', 'shard'];
+const VALUES = ['a', 'b', 'c'];
+
+function labels(r: (n: number) => number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of LABEL_KEYS) if (r(3) > 0) out[k] = VALUES[r(3)]!;
+  return out;
+}
+
+function pod(r: (n: number) => number, i: number): Pod {
+  const ip = r(5) === 0 ? undefined : `10.0.0.${r(250)}`;
+  return {
+    metadata: { name: `pod-${i}`, namespace: `ns-${i % 2}`, labels: labels(r) },
+    spec: { serviceAccountName: 'sa' },
+    status: ip === undefined ? { phase: 'Pending' } : { phase: 'Running', podIP: ip },
+  };
+}
+
+function service(r: (n: number) => number, i: number): Service {
+  return { metadata: { name: `svc-${i}`, namespace: `ns-${i % 2}` }, spec: { selector: labels(r) } };
+}
+
+describe('canonical (bench output checks)', () => {
+  it('should sort keys and arrays, and drop undefined fields', () => {
+    expect(canonical({ b: [3, 1, 2], a: { y: 'x', x: undefined } })).toBe('{"a":{"y":"x"},"b":[1,2,3]}');
+    expect(canonicalSet([{ k: 2 }, { k: 1 }])).toBe('{"k":1}\n{"k":2}');
+  });
+
+  it('should name the first differing line', () => {
+    expect(() => assertSameOutputs('x', 'a\nb', 'a\nc')).toThrow(/line 1:\n {2}got {2}b\n {2}want c/);
+    expect(() => assertSameOutputs('x', 'a', 'a')).not.toThrow();
+  });
+});
+
+describe('the strong hand-written Workload controller', () => {
+  it.each([1, 2, 3, 4, 5])('should emit what the scanning controller emits, in the same order (seed %i)', (seed) => {
+    const r = rng(seed);
+    const weakEvents: string[] = [];
+    const strongEvents: string[] = [];
+    const weak = new HandWrittenController((e) => weakEvents.push(canonical(e)));
+    const strong = new StrongHandWrittenController((e) => strongEvents.push(canonical(e)));
+    for (let step = 0; step < 3000; step++) {
+      const what = r(10);
+      if (what < 6) {
+        const i = r(40);
+        const p = r(8) === 0 ? undefined : pod(r, i);
+        for (const c of [weak, strong]) c.podEvent(`ns-${i % 2}/pod-${i}`, p);
+      } else if (what < 9) {
+        const i = r(12);
+        const s = r(6) === 0 ? undefined : service(r, i);
+        for (const c of [weak, strong]) c.serviceEvent(`ns-${i % 2}/svc-${i}`, s);
+      } else {
+        weak.drain();
+        strong.drain();
+        expect(strongEvents).toEqual(weakEvents);
+        expect([...strong.workloads.entries()].sort()).toEqual([...weak.workloads.entries()].sort());
+      }
+    }
+  });
+});
+
+describe('the strong hand-written policy controller (B3)', () => {
+  // The weak controller resolves a policy only once a pod event matched it; the strong one (as rxkrt) resolves
+  // every policy, those that select nothing to no addresses.
+  it.each([1, 2, 3])('should resolve the policies as the controller that tests every policy does (seed %i)', (seed) => {
+    const r = rng(seed);
+    const policies: Policy[] = Array.from({ length: 12 }, (_, i) => ({
+      metadata: { name: `policy-${i}`, namespace: `ns-${i % 2}` },
+      spec: { selector: labels(r) },
+    }));
+    const pods = Array.from({ length: 30 }, (_, i) => {
+      const p = pod(r, i);
+      return p.status.podIP === undefined ? { ...p, status: { phase: 'Running', podIP: '10.1.0.1' } } : p;
+    });
+    const weak = new WeakHandPolicies(pods, policies);
+    const strong = new StrongHandPolicies(pods, policies);
+    for (let step = 0; step < 2000; step++) {
+      const i = r(30);
+      const prev = pods[i]!;
+      // A new IP, or new labels, or both; pods are never deleted in B3.
+      const next: Pod = {
+        metadata: r(2) === 0 ? prev.metadata : { ...prev.metadata, labels: labels(r) },
+        spec: prev.spec,
+        status: { phase: 'Running', podIP: `10.0.0.${r(250)}` },
+      };
+      pods[i] = next;
+      weak.podEvent(next);
+      strong.podEvent(next);
+      if (r(10) === 0) {
+        weak.drain();
+        strong.drain();
+        const resolvedByWeak = [...strong.resolved].filter(([k, v]) => weak.resolved.has(k) || v.addresses.length > 0).map(([, v]) => v);
+        expect(canonicalSet(resolvedByWeak)).toBe(canonicalSet(weak.resolved.values()));
+      }
+    }
+  });
+});
