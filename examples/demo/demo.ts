@@ -183,7 +183,11 @@ export async function runDemo(opts: DemoOptions, out: DemoOutput): Promise<DemoS
             (async () => {
               await churnOnce(clients, opts.shape, rand, live, nextPod, (podKey) => latency.start(podKey));
               churnOps++;
-            })().catch((e: unknown) => out.log(`churn write failed: ${e instanceof Error ? e.message : String(e)}`)),
+            })().catch((e: unknown) => {
+              // Writes of one burst run concurrently: one may delete the pod another is about to patch.
+              if ((e as { code?: unknown }).code === 404) return;
+              out.log(`churn write failed: ${e instanceof Error ? e.message : String(e)}`);
+            }),
           );
         }
         await Promise.all(burst);

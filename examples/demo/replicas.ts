@@ -31,13 +31,15 @@ export function startReplica(kc: KubeConfig, name: string, sharded: boolean, par
   const stop = new AbortController();
   parent.addEventListener('abort', () => stop.abort(), { once: true });
   const o = { stop: stop.signal };
-  const namespaces = newInformer<V1Namespace>(kc, { apiVersion: 'v1', kind: 'Namespace' }, { ...o, name: `Namespaces@${name}` });
-  const pods = newInformer<V1Pod>(kc, { apiVersion: 'v1', kind: 'Pod' }, { ...o, name: `Pods@${name}` });
-  const services = newInformer<V1Service>(kc, { apiVersion: 'v1', kind: 'Service' }, { ...o, name: `Services@${name}` });
+  // One replica keeps the plain names users (and the graph page) know; several are told apart by a suffix.
+  const at = sharded ? `@${name}` : '';
+  const namespaces = newInformer<V1Namespace>(kc, { apiVersion: 'v1', kind: 'Namespace' }, { ...o, name: `Namespaces${at}` });
+  const pods = newInformer<V1Pod>(kc, { apiVersion: 'v1', kind: 'Pod' }, { ...o, name: `Pods${at}` });
+  const services = newInformer<V1Service>(kc, { apiVersion: 'v1', kind: 'Service' }, { ...o, name: `Services${at}` });
   const policies = newInformer<AccessPolicy>(
     kc,
     { apiVersion: POLICY_API_VERSION, kind: 'AccessPolicy' },
-    { ...o, name: `AccessPolicies@${name}` },
+    { ...o, name: `AccessPolicies${at}` },
   );
   const registry = buildRegistry({ namespaces, pods, services, policies }, o);
   const ring = sharded
