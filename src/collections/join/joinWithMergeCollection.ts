@@ -1,9 +1,8 @@
 // joinWithMergeCollection: the union of several collections, merging the values that share a key.
 import type { Collection, CollectionOptions } from '../../core/types.js';
 import { requireTransform, type InternalCollection } from '../../engine/internalCollection.js';
-import { freezeOutput } from '../../core/freeze.js';
-import { KeyError } from '../../core/errors.js';
 import { joinChildren, JoinNode } from './joinNode.js';
+import { mergeUnderKey } from './mergeUnderKey.js';
 
 class MergeJoin<T> extends JoinNode<T> {
   constructor(
@@ -16,13 +15,7 @@ class MergeJoin<T> extends JoinNode<T> {
   }
 
   protected combine(key: string, values: T[]): T | undefined {
-    const merged = this.merge(values);
-    if (merged === undefined || merged === null) return undefined;
-    // A merged value filed under a key it does not have would be unreachable downstream (readers look it up
-    // by its own key): reject it like a throwing merge, which keeps the last value and reports the error.
-    const k = this.keyOf(merged);
-    if (k !== key) throw new KeyError(this.name, merged, `merge must keep the key: ${JSON.stringify(key)} became ${JSON.stringify(k)}`);
-    return freezeOutput(merged);
+    return mergeUnderKey(this, this.merge, key, values);
   }
 }
 

@@ -1,8 +1,7 @@
 // nestedJoinWithMergeCollection and nestedJoinCollection: joins over a collection of collections.
 import type { Collection, CollectionOptions } from '../../core/types.js';
-import { KeyError } from '../../core/errors.js';
-import { freezeOutput } from '../../core/freeze.js';
 import { internal, requireTransform, type InternalCollection } from '../../engine/internalCollection.js';
+import { mergeUnderKey } from './mergeUnderKey.js';
 import { NestedJoinNode } from './nestedJoinNode.js';
 
 class NestedMergeJoin<T> extends NestedJoinNode<T> {
@@ -16,13 +15,7 @@ class NestedMergeJoin<T> extends NestedJoinNode<T> {
   }
 
   protected combine(key: string, values: T[]): T | undefined {
-    const merged = this.merge(values);
-    if (merged === undefined || merged === null) return undefined;
-    // Filed under a key it does not have, a merged value would be unreachable downstream: refused like a
-    // throwing merge (the last value stays, the error is reported).
-    const k = this.keyOf(merged);
-    if (k !== key) throw new KeyError(this.name, merged, `merge must keep the key: ${JSON.stringify(key)} became ${JSON.stringify(k)}`);
-    return freezeOutput(merged);
+    return mergeUnderKey(this, this.merge, key, values);
   }
 }
 
