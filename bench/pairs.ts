@@ -5,6 +5,7 @@
 //   npm run bench:pairs -- --quick              small data sets and few rounds: checks outputs, not speed
 //   npm run bench:pairs -- --only b1batch,b2burst --pairs 4
 //   npm run -s bench:pairs -- --json            one JSON object per judged ratio on stdout
+//   npm run bench:pairs -- --out FILE           the text on stdout, and the JSON lines written to FILE too
 //
 // Each process sets up the contenders of a pair scenario (the two of a process pair in opposite orders, so
 // that neither is always set up first), runs rounds of one op each in a random order, each after a gc and
@@ -12,6 +13,7 @@
 // after every round (harness.ts `compare`). The parent pools the rounds: the figure judged is the median of
 // the per-round ratios, with bootstrap intervals over rounds and over processes (pairedRatio.ts).
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compare, type Row, type Variant } from './harness.js';
 import { cpuTicks, stealPercent } from './hostSteal.js';
@@ -25,12 +27,13 @@ interface Args {
   pairs: number;
   quick: boolean;
   json: boolean;
+  out: string | undefined;
   /** Set in the child processes: set the contenders up in reverse order. */
   child: 'forward' | 'reverse' | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { only: PAIR_SCENARIOS.map((s) => s.id), pairs: 3, quick: false, json: false, child: undefined };
+  const a: Args = { only: PAIR_SCENARIOS.map((s) => s.id), pairs: 3, quick: false, json: false, out: undefined, child: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--only')
@@ -41,10 +44,11 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--pairs') a.pairs = Number(argv[++i]);
     else if (arg === '--quick') a.quick = true;
     else if (arg === '--json') a.json = true;
+    else if (arg === '--out') a.out = argv[++i];
     else if (arg === '--child') a.child = argv[++i] === 'reverse' ? 'reverse' : 'forward';
     else
       throw new Error(
-        `unknown argument ${JSON.stringify(arg)} (usage: bench:pairs -- [--only ${PAIR_SCENARIOS.map((s) => s.id).join(',')}] [--pairs N] [--quick] [--json])`,
+        `unknown argument ${JSON.stringify(arg)} (usage: bench:pairs -- [--only ${PAIR_SCENARIOS.map((s) => s.id).join(',')}] [--pairs N] [--quick] [--json] [--out FILE])`,
       );
   }
   if (!(Number.isInteger(a.pairs) && a.pairs >= 1)) throw new Error('--pairs needs an integer of 1 or more');
@@ -84,8 +88,9 @@ interface Judged {
   interval_processes: [number, number];
   interval_rounds: [number, number];
   per_process: number[];
+  /** The bound, or `none (evidence)` for a ratio reported but not judged. */
   target: string;
-  met: boolean;
+  met: boolean | null;
   outputs_checked: boolean;
   processes: number;
   steal_percent: (number | null)[];
@@ -134,15 +139,15 @@ async function main(): Promise<void> {
         interval_processes: [Number(r.processesLo.toFixed(4)), Number(r.processesHi.toFixed(4))],
         interval_rounds: [Number(r.roundsLo.toFixed(4)), Number(r.roundsHi.toFixed(4))],
         per_process: r.perProcess.map((x) => Number(x.toFixed(4))),
-        target: `${t.atLeast === undefined ? `≤ ${t.atMost}` : `≥ ${t.atLeast}`}`,
-        met: t.atLeast === undefined ? ratio <= t.atMost! : ratio >= t.atLeast,
+        target: t.atLeast !== undefined ? `≥ ${t.atLeast}` : t.atMost !== undefined ? `≤ ${t.atMost}` : 'none (evidence)',
+        met: t.atLeast !== undefined ? ratio >= t.atLeast : t.atMost !== undefined ? ratio <= t.atMost : null,
         outputs_checked: checked(t.variant) && checked(t.over),
         processes: each.length,
         steal_percent: each.map((x) => (x.steal === undefined ? null : Number(x.steal.toFixed(1)))),
       });
       if (!args.json)
         console.log(
-          `${s.title}: ${judged.at(-1)!.variant} / ${judged.at(-1)!.over}, paired: ${describeRatio(r)}; target ${judged.at(-1)!.target}: ${judged.at(-1)!.met ? 'met' : 'NOT met'}`,
+          `${s.title}: ${judged.at(-1)!.variant} / ${judged.at(-1)!.over}, paired: ${describeRatio(r)}; ${verdict(judged.at(-1)!)}`,
         );
     }
     for (const m of s.perProcessTargets ?? []) {
@@ -170,6 +175,11 @@ async function main(): Promise<void> {
     }
   }
   if (args.json) for (const j of judged) console.log(JSON.stringify(j));
+  if (args.out !== undefined) writeFileSync(args.out, judged.map((j) => JSON.stringify(j) + '\n').join(''));
+}
+
+function verdict(j: Judged): string {
+  return j.met === null ? 'evidence, no target' : `target ${j.target}: ${j.met ? 'met' : 'NOT met'}`;
 }
 
 function median(xs: readonly number[]): number {

@@ -11,13 +11,13 @@ import { podKey, selects, type Pod, type Service, type Workload } from './fixtur
 import type { WorkloadEvent } from './handWritten.js';
 
 /** A service as filed, with the rank of its first appearance. */
-interface Filed {
+export interface Filed {
   readonly svc: Service;
   readonly rank: number;
 }
 
 /** One namespace's services, filed by anchor: label key, then label value, then service key. */
-type AnchorIndex = Map<string, Map<string, Map<string, Filed>>>;
+export type AnchorIndex = Map<string, Map<string, Map<string, Filed>>>;
 
 export class StrongHandWrittenController {
   private readonly pods = new Map<string, Pod>();
@@ -142,13 +142,13 @@ export class StrongHandWrittenController {
 }
 
 /** The selector's first key: where the service is filed. An empty selector selects nothing and is not filed. */
-function anchorOf(selector: Readonly<Record<string, string>>): string | undefined {
+export function anchorOf(selector: Readonly<Record<string, string>>): string | undefined {
   for (const k in selector) return k;
   return undefined;
 }
 
 /** Inserts `name` into `names`, kept in order of `ranks` (a pod matches a handful of services at most). */
-function insertByRank(names: string[], ranks: number[], name: string, rank: number): void {
+export function insertByRank(names: string[], ranks: number[], name: string, rank: number): void {
   let i = names.length;
   names.push(name);
   ranks.push(rank);
@@ -161,7 +161,7 @@ function insertByRank(names: string[], ranks: number[], name: string, rank: numb
   ranks[i] = rank;
 }
 
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
+export function sameNames(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

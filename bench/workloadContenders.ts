@@ -4,6 +4,7 @@ import { batch } from '../src/index.js';
 import { podKey, type Pod, type Service, type Workload } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { StrongHandWrittenController } from './strongHandWritten.js';
+import { ContractFloorController } from './contractFloor.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
 import { buildMobxWorkloads, type MobxWorkloads } from './mobxWorkloads.js';
 import { NaiveController } from './naiveWorkloads.js';
@@ -68,6 +69,12 @@ interface HandLike {
 export const strongHand: Contender = {
   name: 'hand-written',
   build: handLive((p, s, emit) => StrongHandWrittenController.build(p, s, emit)),
+};
+
+/** The hand-written controller plus what rxkrt's API contract obliges (`contractFloor.ts`); pod updates only. */
+export const contractFloor: Contender = {
+  name: 'contract floor',
+  build: handLive((p, s, emit) => ContractFloorController.build(p, s, emit)),
 };
 
 /** The earlier baseline: scans its namespace's services per pod and deep-compares (`handWritten.ts`). */

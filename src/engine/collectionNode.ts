@@ -91,8 +91,8 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   /** Subclasses call this last in their constructor: joins the debugger and honours `stop`. */
   protected start(opts: CollectionOptions<never> | undefined): void {
     this.debugRegistry?.register(this);
-    this.untrack = trackLive(this as LiveCollection);
     const stop = opts?.stop;
+    this.untrack = trackLive(this as LiveCollection, stop);
     if (stop !== undefined) this.forgetStop = onAbort(stop, () => this.dispose());
   }
 

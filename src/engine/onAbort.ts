@@ -14,19 +14,25 @@ export function onAbort(signal: AbortSignal, fn: () => void): () => void {
     fn();
     return () => {};
   }
-  let set = callbacks.get(signal);
-  if (set === undefined) {
-    const fns = (set = new Set());
-    callbacks.set(signal, fns);
-    signal.addEventListener(
-      'abort',
-      () => {
-        callbacks.delete(signal);
-        for (const f of [...fns]) f();
-      },
-      { once: true },
-    );
-  }
+  const set = callbacks.get(signal) ?? listen(signal);
   set.add(fn);
   return () => set.delete(fn);
+}
+
+/**
+ * The signal's one listener and its set of callbacks. A function of its own so that the closure `onAbort`
+ * returns (which a collection keeps) does not share a context with this listener and so hold the signal.
+ */
+function listen(signal: AbortSignal): Set<() => void> {
+  const fns = new Set<() => void>();
+  callbacks.set(signal, fns);
+  signal.addEventListener(
+    'abort',
+    () => {
+      callbacks.delete(signal);
+      for (const f of [...fns]) f();
+    },
+    { once: true },
+  );
+  return fns;
 }
