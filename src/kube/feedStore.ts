@@ -5,7 +5,7 @@ import { resourceVersionOf, type FeedEvent } from './feedSink.js';
 
 /** What a feed holds between a collection's attaching and its first event. */
 export class FeedStore {
-  private readonly objects = new Map<string, KubernetesObject>();
+  private objects = new Map<string, KubernetesObject>();
 
   values(): IterableIterator<KubernetesObject> {
     return this.objects.values();
@@ -26,8 +26,7 @@ export class FeedStore {
       const cur = this.objects.get(key);
       if (cur !== undefined && !next.has(key)) next.set(key, cur);
     }
-    this.objects.clear();
-    for (const [key, object] of next) this.objects.set(key, object);
+    this.objects = next;
   }
 
   /** Applies watch events in order. */

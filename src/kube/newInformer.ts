@@ -53,7 +53,8 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> imple
       const cur = this.state.get(key);
       if (cur === undefined || resourceVersionOf(cur) !== resourceVersionOf(object)) this.write(key, freezeInput(object as T), false);
     }
-    for (const key of [...this.state.keys()]) if (!seen.has(key)) this.write(key, undefined, false);
+    // Every listed key is in the state now: only a state larger than the list holds keys to delete.
+    if (this.state.size > seen.size) for (const key of [...this.state.keys()]) if (!seen.has(key)) this.write(key, undefined, false);
   }
 
   apply(events: readonly FeedEvent[]): void {

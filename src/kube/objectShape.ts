@@ -19,7 +19,10 @@ export interface ObjectShape {
   readonly listAccept?: string;
   /** Extra headers of WATCH requests. */
   readonly watchHeaders?: Readonly<Record<string, string>>;
-  /** A LIST item with its type filled in (items usually omit it; watch events carry it). */
+  /**
+   * A LIST item with its type filled in (items usually omit it; watch events carry it). In place: a LIST item
+   * is a fresh object parsed for this informer alone, and a copy per item was most of a LIST's garbage.
+   */
   typed(object: KubernetesObject): KubernetesObject;
   /** The object to store: stripped if asked, then transformed. */
   stored(object: KubernetesObject): KubernetesObject;
@@ -55,9 +58,11 @@ export function shapeOf(ref: ResourceRef, opts: InformerOptions | undefined): Ob
     listAccept: opts?.metadataOnly ? METADATA_LIST_ACCEPT : undefined,
     watchHeaders: opts?.metadataOnly ? { Accept: METADATA_WATCH_ACCEPT } : undefined,
     typed(object) {
-      return object.kind === undefined || object.apiVersion === undefined
-        ? { ...object, apiVersion: as.apiVersion, kind: as.kind }
-        : object;
+      if (object.kind === undefined || object.apiVersion === undefined) {
+        object.apiVersion = as.apiVersion;
+        object.kind = as.kind;
+      }
+      return object;
     },
     stored(object) {
       const plain = strip ? stripServerFields(object) : object;
