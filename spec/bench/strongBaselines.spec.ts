@@ -2,6 +2,7 @@ import { describe, it, expect } from '@jest/globals';
 import { assertSameOutputs, canonical, canonicalSet } from '../../bench/canonical.js';
 import { HandWrittenController } from '../../bench/handWritten.js';
 import { StrongHandWrittenController } from '../../bench/strongHandWritten.js';
+import { ContractFloorController } from '../../bench/contractFloor.js';
 import { StrongHandPolicies, WeakHandPolicies } from '../../bench/b3HandPolicies.js';
 import type { Pod, Service } from '../../bench/fixtures.js';
 import type { Policy } from '../../bench/b3Data.js';
@@ -77,6 +78,37 @@ describe('the strong hand-written Workload controller', () => {
       }
     }
   });
+});
+
+describe('the contract floor (B1 evidence)', () => {
+  it.each([1, 2, 3])(
+    'should emit what the strong controller emits for pod updates, freezing what it stores and hands out (seed %i)',
+    (seed) => {
+      const r = rng(seed);
+      const services = Array.from({ length: 12 }, (_, i) => service(r, i));
+      const pods = Array.from({ length: 40 }, (_, i) => pod(r, i));
+      const floorEvents: string[] = [];
+      const strongEvents: string[] = [];
+      const floor = ContractFloorController.build(pods, services, (e) => floorEvents.push(canonical(e)));
+      const strong = StrongHandWrittenController.build(pods, services, (e) => strongEvents.push(canonical(e)));
+      expect(floorEvents).toEqual(strongEvents);
+      for (let step = 0; step < 2000; step++) {
+        const i = r(40);
+        const next = pod(r, i);
+        floor.podEvent(`ns-${i % 2}/pod-${i}`, next);
+        strong.podEvent(`ns-${i % 2}/pod-${i}`, next);
+        if (r(8) === 0) {
+          floor.drain();
+          strong.drain();
+          expect(floorEvents).toEqual(strongEvents);
+          expect([...floor.workloads.entries()].sort()).toEqual([...strong.workloads.entries()].sort());
+          expect(Object.isFrozen(next)).toBe(true);
+          for (const w of floor.workloads.values()) expect(Object.isFrozen(w)).toBe(true);
+        }
+      }
+      expect(() => floor.serviceEvent()).toThrow(/pod updates only/);
+    },
+  );
 });
 
 describe('the strong hand-written policy controller (B3)', () => {
