@@ -32,7 +32,7 @@ class InformerCollection<T extends KubernetesObject> extends SourceNode<T> imple
     if (this.disposed) return;
     const feed = (this.feed = feedFor(kc, ref, opts));
     const resource = `${ref.apiVersion}/${ref.kind}`;
-    this.leaveMetrics = trackInformer(this, () => {
+    this.leaveMetrics = trackInformer(() => {
       // Each collection counts what it delivered; the shared LISTs and WATCHes are counted once per feed.
       const { lists, relists, watches, bookmarks, errors } = feed.countsRequests(this) ? feed.stats : initialStats('listing');
       return { resource, collection: this, lists, relists, watches, bookmarks, errors };

@@ -70,7 +70,7 @@ class Writer<I extends KubernetesObject, S> implements StatusWriter {
     }
     opts.debugger?.register(this);
     const statusOf = statuses.name;
-    this.untrack = trackStatusWriter(this, () => {
+    this.untrack = trackStatusWriter(() => {
       const { writes, skipped, conflicts, failures, queued } = this.stats;
       return { collection: statusOf, writes, skipped, conflicts, failures, queued };
     });

@@ -24,30 +24,24 @@ export interface StatusWriterReadings {
   readonly queued: number;
 }
 
-interface Tracked<R> {
-  readonly ref: WeakRef<object>;
-  readonly read: () => R;
-}
-
-/** A weakly held set: a component dropped without being stopped leaves when it is garbage collected. */
+/**
+ * The running components of one kind, held until they stop. Strongly: a running informer is reachable from its
+ * shared feed and a status writer from its collection's handler anyway, and each `read` closure holds its
+ * owner. A WeakRef per owner would only keep it, once stopped, alive in V8's young generation until a full gc.
+ */
 class LiveSet<R> {
-  private readonly items = new Set<Tracked<R>>();
-  private readonly collected = new FinalizationRegistry<Tracked<R>>((t) => this.items.delete(t));
+  private readonly reads = new Set<() => R>();
 
-  track(owner: object, read: () => R): () => void {
-    const t: Tracked<R> = { ref: new WeakRef(owner), read };
-    this.items.add(t);
-    this.collected.register(owner, t, t);
+  /** `read` is the component's own closure (one per component), so it is the entry. */
+  track(read: () => R): () => void {
+    this.reads.add(read);
     return () => {
-      this.items.delete(t);
-      this.collected.unregister(t);
+      this.reads.delete(read);
     };
   }
 
   read(): R[] {
-    const out: R[] = [];
-    for (const t of this.items) if (t.ref.deref() !== undefined) out.push(t.read());
-    return out;
+    return Array.from(this.reads, (read) => read());
   }
 }
 
@@ -55,13 +49,13 @@ const informers = new LiveSet<InformerReadings>();
 const statusWriters = new LiveSet<StatusWriterReadings>();
 
 /** @internal Adds a running informer; call the returned function when it stops. */
-export function trackInformer(owner: object, read: () => InformerReadings): () => void {
-  return informers.track(owner, read);
+export function trackInformer(read: () => InformerReadings): () => void {
+  return informers.track(read);
 }
 
 /** @internal Adds a running status writer; call the returned function when it stops. */
-export function trackStatusWriter(owner: object, read: () => StatusWriterReadings): () => void {
-  return statusWriters.track(owner, read);
+export function trackStatusWriter(read: () => StatusWriterReadings): () => void {
+  return statusWriters.track(read);
 }
 
 /** @internal Readings of every running informer. */
