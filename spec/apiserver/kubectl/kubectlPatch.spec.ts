@@ -32,27 +32,27 @@ describe('kubectl patch', () => {
   const deployment = async (): Promise<Deployment> =>
     JSON.parse(await s.ok(['-n', 'p', 'get', 'deployment', 'web', '-o', 'json'])) as Deployment;
   const service = async (): Promise<Service> => JSON.parse(await s.ok(['-n', 'p', 'get', 'service', 'web', '-o', 'json'])) as Service;
+  /** The arguments of `kubectl -n p patch KIND web`, with the patch type (kubectl's default: strategic) and the body. */
+  const patchArgs = (kind: string, body: unknown, type?: 'strategic' | 'merge' | 'json'): string[] => [
+    '-n',
+    'p',
+    'patch',
+    kind,
+    'web',
+    ...(type === undefined ? [] : [`--type=${type}`]),
+    '-p',
+    JSON.stringify(body),
+  ];
+  const patch = async (kind: string, body: unknown, type?: 'strategic' | 'merge' | 'json'): Promise<string> =>
+    s.ok(patchArgs(kind, body, type));
 
   it('should merge a strategic patch into containers by name and env by name, keeping the rest', async () => {
-    await s.ok([
-      '-n',
-      'p',
-      'patch',
+    await patch('deployment', { spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'busybox' }] } } } });
+    await patch(
       'deployment',
-      'web',
-      '-p',
-      JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'busybox' }] } } } }),
-    ]);
-    await s.ok([
-      '-n',
-      'p',
-      'patch',
-      'deployment',
-      'web',
-      '--type=strategic',
-      '-p',
-      JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'nginx', env: [{ name: 'MODE', value: 'fast' }] }] } } } }),
-    ]);
+      { spec: { template: { spec: { containers: [{ name: 'nginx', env: [{ name: 'MODE', value: 'fast' }] }] } } } },
+      'strategic',
+    );
     const containers = (await deployment()).spec.template.spec.containers;
     // kubectl create deployment names the container after its image.
     expect(containers.map((c) => c.name).sort()).toEqual(['nginx', 'sidecar']);
@@ -62,19 +62,11 @@ describe('kubectl patch', () => {
 
   it('should delete a list item with $patch: delete and bump the generation only for spec changes', async () => {
     const before = (await deployment()).metadata.generation;
-    await s.ok([
-      '-n',
-      'p',
-      'patch',
-      'deployment',
-      'web',
-      '-p',
-      JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } } } }),
-    ]);
+    await patch('deployment', { spec: { template: { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } } } });
     const afterDelete = await deployment();
     expect(afterDelete.spec.template.spec.containers.map((c) => c.name)).toEqual(['nginx']);
     expect(afterDelete.metadata.generation).toBe(before + 1);
-    await s.ok(['-n', 'p', 'patch', 'deployment', 'web', '--type=merge', '-p', JSON.stringify({ metadata: { labels: { tier: 'edge' } } })]);
+    await patch('deployment', { metadata: { labels: { tier: 'edge' } } }, 'merge');
     const afterLabel = await deployment();
     expect(afterLabel.metadata.labels).toMatchObject({ tier: 'edge' });
     expect(afterLabel.metadata.generation).toBe(before + 1);
@@ -82,15 +74,7 @@ describe('kubectl patch', () => {
 
   it('should add a Service port by merging on port, and keep the allocated cluster IP', async () => {
     const ip = (await service()).spec.clusterIP;
-    await s.ok([
-      '-n',
-      'p',
-      'patch',
-      'service',
-      'web',
-      '-p',
-      JSON.stringify({ spec: { ports: [{ name: 'https', port: 443, targetPort: 8443 }] } }),
-    ]);
+    await patch('service', { spec: { ports: [{ name: 'https', port: 443, targetPort: 8443 }] } });
     const svc = await service();
     expect(svc.spec.ports.map((p) => p.port).sort()).toEqual([443, 80]);
     expect(svc.spec.ports.find((p) => p.port === 443)).toMatchObject({ protocol: 'TCP', targetPort: 8443 });
@@ -98,32 +82,20 @@ describe('kubectl patch', () => {
   });
 
   it('should apply a JSON merge patch, and leave the object as it was when a JSON patch test fails', async () => {
-    await s.ok(['-n', 'p', 'patch', 'deployment', 'web', '--type=merge', '-p', JSON.stringify({ spec: { replicas: 4 } })]);
+    await patch('deployment', { spec: { replicas: 4 } }, 'merge');
     expect((await deployment()).spec.replicas).toBe(4);
-    await s.ok([
-      '-n',
-      'p',
-      'patch',
-      'deployment',
-      'web',
-      '--type=json',
-      '-p',
-      JSON.stringify([{ op: 'replace', path: '/spec/replicas', value: 2 }]),
-    ]);
+    await patch('deployment', [{ op: 'replace', path: '/spec/replicas', value: 2 }], 'json');
     expect((await deployment()).spec.replicas).toBe(2);
-    const refused = await s.kubectl([
-      '-n',
-      'p',
-      'patch',
-      'deployment',
-      'web',
-      '--type=json',
-      '-p',
-      JSON.stringify([
-        { op: 'replace', path: '/spec/replicas', value: 9 },
-        { op: 'test', path: '/spec/replicas', value: 5 },
-      ]),
-    ]);
+    const refused = await s.kubectl(
+      patchArgs(
+        'deployment',
+        [
+          { op: 'replace', path: '/spec/replicas', value: 9 },
+          { op: 'test', path: '/spec/replicas', value: 5 },
+        ],
+        'json',
+      ),
+    );
     expect(refused.code).not.toBe(0);
     expect((await deployment()).spec.replicas).toBe(2);
   });
