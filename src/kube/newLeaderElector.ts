@@ -16,6 +16,8 @@ import { onAbort } from '../engine/onAbort.js';
 import { ApiError } from './apiError.js';
 import type { Gate } from './gate.js';
 import { createLease, getLease, updateLease } from './leaseApi.js';
+import { LeaseLoop, leaseRequestOptions } from './leaseLoop.js';
+import type { RequestOptions } from './request.js';
 import { heldSpec, leaseTiming, releasedSpec, sameRecord, type Lease, type LeaseSpec, type LeaseTiming } from './leaseRecord.js';
 
 /** Options of {@link newLeaderElector}. */
@@ -90,9 +92,8 @@ class Elector implements LeaderElector {
   private observedAt = 0;
   /** When the last successful acquire or renewal was sent: the renew deadline counts from here. */
   private renewedAt = Number.NEGATIVE_INFINITY;
-  private nextTick: Subscription | undefined;
   private deadline: Subscription | undefined;
-  private inFlight: Promise<void> = Promise.resolve();
+  private readonly loop: LeaseLoop;
   private stopped = false;
 
   constructor(
@@ -101,6 +102,7 @@ class Elector implements LeaderElector {
     private readonly timing: LeaseTiming,
   ) {
     this.timers = opts.timerScheduler ?? asyncScheduler;
+    this.loop = new LeaseLoop(this.timers, timing.retryPeriodMs, () => this.tryAcquireOrRenew());
     this.leader$ = this.leading.pipe(distinctUntilChanged());
     this.gate = {
       owns: () => this.isLeader(),
@@ -114,7 +116,7 @@ class Elector implements LeaderElector {
       return;
     }
     if (opts.stop !== undefined) onAbort(opts.stop, () => void this.stop());
-    this.tick();
+    this.loop.start();
   }
 
   isLeader(): boolean {
@@ -128,19 +130,11 @@ class Elector implements LeaderElector {
   }
 
   idle(): Promise<void> {
-    return this.inFlight;
+    return this.loop.idle();
   }
 
-  private get requestOptions() {
-    return { timeoutMs: this.opts.requestTimeoutMs ?? this.timing.renewDeadlineMs, scheduler: this.timers };
-  }
-
-  private tick(): void {
-    this.nextTick = undefined;
-    if (this.stopped) return;
-    this.inFlight = this.tryAcquireOrRenew().finally(() => {
-      if (!this.stopped) this.nextTick = this.timers.schedule(() => this.tick(), this.timing.retryPeriodMs);
-    });
+  private get requestOptions(): RequestOptions {
+    return leaseRequestOptions(this.opts.requestTimeoutMs, this.timing, this.timers);
   }
 
   private async tryAcquireOrRenew(): Promise<void> {
@@ -221,8 +215,8 @@ class Elector implements LeaderElector {
     // Stepping down comes first: the Lease is freed only once nothing here acts any more.
     this.stepDown('stopped');
     this.stopped = true;
-    this.nextTick?.unsubscribe();
-    await this.inFlight;
+    this.loop.halt();
+    await this.loop.idle();
     if (
       (wasHolder || this.observed?.spec?.holderIdentity === this.opts.identity) &&
       this.opts.releaseOnStop !== false &&

@@ -15,6 +15,8 @@ import { onAbort } from '../engine/onAbort.js';
 import type { Gate } from './gate.js';
 import { HashRing } from './hashRing.js';
 import { createLease, listLeases, updateLease } from './leaseApi.js';
+import { LeaseLoop, leaseRequestOptions } from './leaseLoop.js';
+import type { RequestOptions } from './request.js';
 import { heldSpec, leaseTiming, releasedSpec, sameRecord, type Lease, type LeaseTiming } from './leaseRecord.js';
 import { ShardOwnership } from './shardOwnership.js';
 
@@ -135,9 +137,8 @@ class Member implements ShardRing {
   private acksFresh = false;
   private ownership: ShardOwnership | undefined;
   private signature = '';
-  private nextTick: Subscription | undefined;
   private deadline: Subscription | undefined;
-  private inFlight: Promise<void> = Promise.resolve();
+  private readonly loop: LeaseLoop;
   private stopped = false;
 
   constructor(
@@ -147,6 +148,7 @@ class Member implements ShardRing {
     private readonly virtualNodes: number,
   ) {
     this.timers = opts.timerScheduler ?? asyncScheduler;
+    this.loop = new LeaseLoop(this.timers, timing.retryPeriodMs, () => this.round());
     this.leaseName = leaseNameOf(opts.group, opts.identity);
     this.members$ = this.membersSubject.pipe(distinctUntilChanged((a, b) => a.join(',') === b.join(',')));
     this.gate = { owns: (key) => this.owns(key), changes$: this.changes.asObservable() };
@@ -157,7 +159,7 @@ class Member implements ShardRing {
       return;
     }
     if (opts.stop !== undefined) onAbort(opts.stop, () => void this.stop());
-    this.tick();
+    this.loop.start();
   }
 
   owns(key: string): boolean {
@@ -169,7 +171,7 @@ class Member implements ShardRing {
   }
 
   idle(): Promise<void> {
-    return this.inFlight;
+    return this.loop.idle();
   }
 
   /** Within the renew deadline of this member's own Lease. */
@@ -177,16 +179,8 @@ class Member implements ShardRing {
     return !this.stopped && this.timers.now() < this.renewedAt + this.timing.renewDeadlineMs;
   }
 
-  private get requestOptions() {
-    return { timeoutMs: this.opts.requestTimeoutMs ?? this.timing.renewDeadlineMs, scheduler: this.timers };
-  }
-
-  private tick(): void {
-    this.nextTick = undefined;
-    if (this.stopped) return;
-    this.inFlight = this.round().finally(() => {
-      if (!this.stopped) this.nextTick = this.timers.schedule(() => this.tick(), this.timing.retryPeriodMs);
-    });
+  private get requestOptions(): RequestOptions {
+    return leaseRequestOptions(this.opts.requestTimeoutMs, this.timing, this.timers);
   }
 
   /** List, renew with the view just seen; when that view was new, list again so the others' views are fresh. */
@@ -301,11 +295,11 @@ class Member implements ShardRing {
   private async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.nextTick?.unsubscribe();
+    this.loop.halt();
     this.deadline?.unsubscribe();
     // Acting stops first; the Lease is released only after.
     this.update();
-    await this.inFlight.catch(() => undefined);
+    await this.loop.idle().catch(() => undefined);
     if (this.own !== undefined && this.own.spec?.holderIdentity === this.opts.identity) {
       const lease: Lease = { metadata: { ...this.own.metadata }, spec: releasedSpec(this.own.spec, this.timers.now()) };
       try {
