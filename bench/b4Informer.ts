@@ -16,7 +16,7 @@ import { Countdown } from './fixtures.js';
 /** Creates in flight at once (a controller's client would pipeline similarly). */
 const CONCURRENCY = 32;
 
-interface Env {
+export interface Env {
   server: ApiServer;
   kc: KubeConfig;
   core: CoreV1Api;
@@ -33,7 +33,7 @@ function pod(ns: string, i: number): V1Pod {
   };
 }
 
-async function createPods(env: Env, ns: string, n: number): Promise<void> {
+export async function createPods(env: Env, ns: string, n: number): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < n) {
@@ -44,7 +44,7 @@ async function createPods(env: Env, ns: string, n: number): Promise<void> {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
 
-interface RunCtx {
+export interface RunCtx {
   env: Env;
   ns: string;
   seen: Countdown;
@@ -104,24 +104,40 @@ async function closeWatcher(c: RunCtx): Promise<void> {
 }
 
 /** rxkrt: newInformer → newCollection (one derived object per pod) → a handler counting adds. */
-async function watchRxkrt(c: RunCtx): Promise<void> {
-  await c.stop?.();
-  const abort = new AbortController();
-  const pods = newInformer<V1Pod>(c.env.kc, { apiVersion: 'v1', kind: 'Pod', namespace: c.ns }, { stop: abort.signal });
-  const derived: Collection<{ metadata: { name: string; namespace: string }; app: string }> = newCollection(
-    pods,
-    (_ctx, p) => ({ metadata: { name: p.metadata!.name!, namespace: p.metadata!.namespace! }, app: p.metadata?.labels?.['app'] ?? '' }),
-    { stop: abort.signal },
-  );
-  const seen = c.seen;
-  derived.registerBatch((b) => {
-    let adds = 0;
-    for (const e of b) if (e.type === 'add') adds++;
-    seen.hit(adds);
-  });
-  if (!(await derived.waitUntilSynced())) throw new Error('rxkrt informer did not sync');
-  c.stop = () => abort.abort();
-  c.held = () => derived.list().map((w) => ({ name: w.metadata.name, app: w.app }));
+export const watchRxkrt = rxkrtWatcher(true);
+
+/** rxkrt's informer alone, the handler on the informer (`bench:probe b4-list` tells the two apart). */
+export const watchRxkrtInformer = rxkrtWatcher(false);
+
+function rxkrtWatcher(derive: boolean): (c: RunCtx) => Promise<void> {
+  return async (c) => {
+    await c.stop?.();
+    const abort = new AbortController();
+    const pods = newInformer<V1Pod>(c.env.kc, { apiVersion: 'v1', kind: 'Pod', namespace: c.ns }, { stop: abort.signal });
+    const derived: Collection<{ metadata: { name: string; namespace: string }; app: string }> | undefined = derive
+      ? newCollection(
+          pods,
+          (_ctx, p) => ({
+            metadata: { name: p.metadata!.name!, namespace: p.metadata!.namespace! },
+            app: p.metadata?.labels?.['app'] ?? '',
+          }),
+          { stop: abort.signal },
+        )
+      : undefined;
+    const counted: Collection<unknown> = derived ?? pods;
+    const seen = c.seen;
+    counted.registerBatch((b) => {
+      let adds = 0;
+      for (const e of b) if (e.type === 'add') adds++;
+      seen.hit(adds);
+    });
+    if (!(await counted.waitUntilSynced())) throw new Error('rxkrt informer did not sync');
+    c.stop = () => abort.abort();
+    c.held = () =>
+      derived !== undefined
+        ? derived.list().map((w) => ({ name: w.metadata.name, app: w.app }))
+        : pods.list().map((p) => ({ name: p.metadata?.name ?? '', app: p.metadata?.labels?.['app'] ?? '' }));
+  };
 }
 
 /**
@@ -129,7 +145,7 @@ async function watchRxkrt(c: RunCtx): Promise<void> {
  * is rxkrt's LIST (`listAll`: raw JSON, pages of 500), not `listNamespacedPod`, whose typed deserializer
  * would make the comparison one of deserializers.
  */
-async function watchClientNode(c: RunCtx): Promise<void> {
+export async function watchClientNode(c: RunCtx): Promise<void> {
   await c.stop?.();
   const path = `/api/v1/namespaces/${c.ns}/pods`;
   const kc = c.env.kc;

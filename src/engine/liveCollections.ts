@@ -20,9 +20,10 @@ export interface LiveCollection extends InternalCollection<unknown>, Dependent {
 }
 
 /** The collections sharing a stop signal, held for as long as the signal lives (see `groupFor`). */
-interface Group {
-  readonly members: Set<LiveCollection>;
-  readonly ref: WeakRef<Group>;
+class Group {
+  readonly members = new Set<LiveCollection>();
+  /** The one WeakRef the live set holds to this group. */
+  readonly ref: WeakRef<Group> = new WeakRef(this);
 }
 
 /** The groups with members; a group whose signal was dropped unaborted leaves once it is collected. */
@@ -48,12 +49,7 @@ export function trackLive(c: LiveCollection, stop: AbortSignal | undefined): () 
  */
 function groupFor(stop: AbortSignal): Group {
   let group = groupOfSignal.get(stop);
-  if (group === undefined) {
-    const g: { members: Set<LiveCollection>; ref?: WeakRef<Group> } = { members: new Set() };
-    g.ref = new WeakRef(g as Group);
-    group = g as Group;
-    groupOfSignal.set(stop, group);
-  }
+  if (group === undefined) groupOfSignal.set(stop, (group = new Group()));
   return group;
 }
 
