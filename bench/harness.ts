@@ -72,13 +72,19 @@ export interface CompareOptions {
   keepSamples?: boolean;
 }
 
-/** Full gc, when node runs with --expose-gc (the bench script does). */
+/**
+ * One full gc of the kind V8 runs by itself, when node runs with --expose-gc (the bench scripts do). Not a bare
+ * `gc()`, which forces one: between forced gcs, contenders taking turns in one process each started their rounds
+ * from code V8 had thrown away (docs/benchmarks.md, B4 list).
+ */
+function fullGc(): void {
+  (globalThis as { gc?: (options: { type: 'major' }) => void }).gc?.({ type: 'major' });
+}
+
+/** Two full gcs (the second collects what the first left to finalizers and weak references). */
 export function gc(): void {
-  const g = (globalThis as { gc?: () => void }).gc;
-  if (g !== undefined) {
-    g();
-    g();
-  }
+  fullGc();
+  fullGc();
 }
 
 /**
@@ -113,7 +119,7 @@ export function setQuickSettle(on: boolean): void {
  * 200 MB heap that tripled the median of a 10 ms operation. The pause grows with the heap.
  */
 export async function settle(): Promise<void> {
-  if (quickSettle) (globalThis as { gc?: () => void }).gc?.();
+  if (quickSettle) fullGc();
   else gc();
   const mb = heapUsed() / 1048576;
   await new Promise((resolve) => setTimeout(resolve, Math.min(300, 5 + mb / 2)));

@@ -9,18 +9,26 @@
 //   cold-build   the same build with fresh pods, after two full gcs and a 20 ms pause (b1sync's conditions);
 //                `--no-gc` keeps the pause and drops the gcs. Node flags go before the script (see the docs)
 //   tx-loop      1000 pod updates, one transaction (rxkrt) or drain (the others) each, warm loop: ms per 1000
+//   tx-layers    the same loop through rxkrt's graph built up a layer at a time (the pod source alone, with a
+//                handler, → a derived collection whose transform fetches nothing, → B1's Workloads): what each
+//                layer of the engine costs a one-key transaction
 //   b4-list      a LIST of 3000 pods through the embedded API server, gc and a pause before each of 60 runs:
 //                client-node's informer, rxkrt's informer alone, rxkrt's informer → newCollection; `--minor`
-//                ends each run with a minor gc inside the timed window
+//                ends each run with a minor gc inside the timed window; `--gcs N` runs N full gcs before each
+//                run (default 2); `--alternate` runs client-node's and rxkrt's (→ newCollection) turn about in
+//                one process on one server, as a bench:pairs process does; `--forced` makes each full gc a
+//                forced one (a bare `gc()`, what the bench harness used to call)
 import { execFileSync } from 'node:child_process';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { startApiServer } from '../src/apiserver/index.js';
-import { Countdown, IpAllocator, krtPods, krtServices, withNewIp, type Pod } from './fixtures.js';
+import { Countdown, IpAllocator, krtPods, krtServices, withNewIp, type Pod, type Service } from './fixtures.js';
 import { contractFloor, rxkrt, strongHand, type Contender } from './workloadContenders.js';
 import { createPods, watchClientNode, watchRxkrt, watchRxkrtInformer, type Env, type RunCtx } from './b4Informer.js';
 import { median } from './harness.js';
+import { newCollection, newNamespaceIndex, newStaticCollection } from '../src/index.js';
+import { workloadOf } from './rxkrtWorkloads.js';
 
 const WORKLOAD_CONTENDERS: Contender[] = [strongHand, contractFloor, rxkrt];
 const B4_WATCHERS: Record<string, (c: RunCtx) => Promise<void>> = {
@@ -30,12 +38,12 @@ const B4_WATCHERS: Record<string, (c: RunCtx) => Promise<void>> = {
 };
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Full gcs (`--expose-gc`), or a minor one. */
-function collect(type: 'major' | 'minor' = 'major'): void {
+/** `majors` full gcs (`--expose-gc`; forced ones with `forced`), or a minor one. */
+function collect(type: 'major' | 'minor' = 'major', majors = 2, forced = false): void {
   const g = (globalThis as { gc?: (o?: { type: string }) => void }).gc;
   if (g === undefined) throw new Error('run with node --expose-gc (npm run bench:probe does)');
-  g({ type });
-  if (type === 'major') g({ type });
+  if (type === 'minor') g({ type });
+  else for (let i = 0; i < majors; i++) g(forced ? undefined : { type });
 }
 
 /** Milliseconds of gc reported while `fn` runs (the observer's entries arrive a macrotask later). */
@@ -117,7 +125,46 @@ function txLoop(c: Contender): void {
   console.log(`${c.name}: ${median(times).toFixed(3)} ms per 1000 single-update transactions or drains`);
 }
 
-async function b4List(name: string, minor: boolean): Promise<void> {
+interface B4Flags {
+  minor: boolean;
+  gcs: number;
+  forced: boolean;
+}
+
+/** LISTs of 3000 pods by each of `names` in turn, in one process on one server: median ms per contender. */
+/** The graphs `tx-layers` measures, each a layer more than the one before. */
+const TX_LAYERS = ['source', 'source + handler', 'source → derived (no fetch) + handler', 'source → Workloads + handler'];
+
+function txLayers(layer: string): void {
+  const ips = new IpAllocator();
+  let current: Pod[] = krtPods(1000, ips);
+  const abort = new AbortController();
+  const pods = newStaticCollection<Pod>(current, { name: 'Pods', stop: abort.signal });
+  const services = newStaticCollection<Service>(krtServices(), { name: 'Services', stop: abort.signal });
+  let events = 0;
+  const count = (): void => {
+    events++;
+  };
+  const at = TX_LAYERS.indexOf(layer);
+  if (at === 1) pods.register(count);
+  if (at === 2)
+    newCollection(pods, (_ctx, p) => ({ metadata: p.metadata, ip: p.status.podIP }), { name: 'W', stop: abort.signal }).register(count);
+  if (at === 3) newCollection(pods, workloadOf(newNamespaceIndex(services)), { name: 'Workloads', stop: abort.signal }).register(count);
+  const times: number[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const next = current.map((p) => withNewIp(p, ips));
+    const t0 = performance.now();
+    for (const p of next) pods.updateObject(p);
+    if (i >= 500) times.push(performance.now() - t0);
+    current = next;
+  }
+  abort.abort();
+  // The 1000 adds a handler is replayed, then one event per update: else the layers measured different work.
+  if (at > 0 && events !== 3001 * 1000) throw new Error(`${layer}: ${events} events, not ${3001 * 1000}`);
+  console.log(`${layer}: ${median(times).toFixed(3)} ms per 1000 one-key transactions`);
+}
+
+async function b4List(names: readonly string[], flags: B4Flags): Promise<void> {
   const n = 3000;
   const server = await startApiServer({ historySize: 100_000 });
   try {
@@ -125,20 +172,27 @@ async function b4List(name: string, minor: boolean): Promise<void> {
     const env: Env = { server, kc, core: kc.makeApiClient(CoreV1Api), filled: [] };
     await env.core.createNamespace({ body: { metadata: { name: 'probe' } } });
     await createPods(env, 'probe', n);
-    const watch = B4_WATCHERS[name]!;
-    const times: number[] = [];
+    const times = names.map((): number[] => []);
     for (let i = 0; i < 60; i++) {
-      const c: RunCtx = { env, ns: 'probe', seen: new Countdown(), stop: undefined, held: undefined, tails: [] };
-      collect();
-      await pause(100);
-      const t0 = performance.now();
-      await watch(c);
-      await c.seen.until(n);
-      if (minor) collect('minor');
-      if (i >= 10) times.push(performance.now() - t0);
-      await c.stop?.();
+      for (let k = 0; k < names.length; k++) {
+        const c: RunCtx = { env, ns: 'probe', seen: new Countdown(), stop: undefined, held: undefined, tails: [] };
+        collect('major', flags.gcs, flags.forced);
+        await pause(100);
+        const t0 = performance.now();
+        await B4_WATCHERS[names[k]!]!(c);
+        await c.seen.until(n);
+        if (flags.minor) collect('minor');
+        if (i >= 10) times[k]!.push(performance.now() - t0);
+        await c.stop?.();
+      }
     }
-    console.log(`${name}: ${median(times).toFixed(1)} ms per LIST of ${n} pods${minor ? ' (a minor gc inside the window)' : ''}`);
+    const how =
+      `${flags.minor ? ', a minor gc inside the window' : ''}${flags.gcs !== 2 ? `, ${flags.gcs} full gcs before each` : ''}` +
+      `${flags.forced ? ', forced gcs' : ''}`;
+    for (let k = 0; k < names.length; k++) {
+      const alone = names.length === 1 ? '' : `, turn about with ${names.filter((_, j) => j !== k).join(', ')}`;
+      console.log(`${names[k]}: ${median(times[k]!).toFixed(1)} ms per LIST of ${n} pods${how}${alone}`);
+    }
   } finally {
     await server.close();
   }
@@ -149,18 +203,30 @@ async function main(): Promise<void> {
   const at = rest.indexOf('--contender');
   const flags = at < 0 ? rest : rest.filter((_, i) => i !== at && i !== at + 1);
   const b4 = probe === 'b4-list';
-  if (!['build-loop', 'cold-build', 'tx-loop', 'b4-list'].includes(probe)) {
-    throw new Error(`usage: bench:probe -- build-loop | cold-build [--no-gc] | tx-loop | b4-list [--minor] (got ${JSON.stringify(probe)})`);
+  if (!['build-loop', 'cold-build', 'tx-loop', 'tx-layers', 'b4-list'].includes(probe)) {
+    throw new Error(
+      `usage: bench:probe -- build-loop | cold-build [--no-gc] | tx-loop | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced] (got ${JSON.stringify(probe)})`,
+    );
   }
+  const gcsAt = flags.indexOf('--gcs');
+  const b4Flags: B4Flags = {
+    minor: flags.includes('--minor'),
+    gcs: gcsAt < 0 ? 2 : Number(flags[gcsAt + 1]),
+    forced: flags.includes('--forced'),
+  };
+  if (!(Number.isInteger(b4Flags.gcs) && b4Flags.gcs >= 1)) throw new Error('--gcs needs an integer of 1 or more');
+  if (b4 && flags.includes('--alternate')) return b4List(['client-node makeInformer', 'rxkrt newInformer → newCollection'], b4Flags);
   if (at < 0) {
-    for (const name of b4 ? Object.keys(B4_WATCHERS) : WORKLOAD_CONTENDERS.map((c) => c.name)) {
+    const names = b4 ? Object.keys(B4_WATCHERS) : probe === 'tx-layers' ? TX_LAYERS : WORKLOAD_CONTENDERS.map((c) => c.name);
+    for (const name of names) {
       const args = [...process.execArgv, fileURLToPath(import.meta.url), probe, ...flags, '--contender', name];
       process.stdout.write(execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
     }
     return;
   }
   const name = rest[at + 1]!;
-  if (b4) return b4List(name, flags.includes('--minor'));
+  if (b4) return b4List([name], b4Flags);
+  if (probe === 'tx-layers') return txLayers(name);
   const c = WORKLOAD_CONTENDERS.find((x) => x.name === name)!;
   if (probe === 'build-loop') await buildLoop(c);
   else if (probe === 'cold-build') await coldBuild(c, !flags.includes('--no-gc'));
