@@ -131,7 +131,6 @@ interface B4Flags {
   forced: boolean;
 }
 
-/** LISTs of 3000 pods by each of `names` in turn, in one process on one server: median ms per contender. */
 /** The graphs `tx-layers` measures, each a layer more than the one before. */
 const TX_LAYERS = ['source', 'source + handler', 'source → derived (no fetch) + handler', 'source → Workloads + handler'];
 
@@ -164,6 +163,7 @@ function txLayers(layer: string): void {
   console.log(`${layer}: ${median(times).toFixed(3)} ms per 1000 one-key transactions`);
 }
 
+/** LISTs of 3000 pods by each of `names` in turn, in one process on one server: median ms per contender. */
 async function b4List(names: readonly string[], flags: B4Flags): Promise<void> {
   const n = 3000;
   const server = await startApiServer({ historySize: 100_000 });
