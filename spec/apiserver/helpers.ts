@@ -1,5 +1,7 @@
-// Shared test helpers for the API server specs: raw HTTP, raw watch streams, polling, error checks.
-import { ApiException } from '@kubernetes/client-node';
+// Shared test helpers for the API server specs: a server per suite, raw HTTP, raw watch streams, polling, error checks.
+import { afterAll, beforeAll } from '@jest/globals';
+import { ApiException, CoreV1Api } from '@kubernetes/client-node';
+import { startApiServer, type ApiServer } from '../../src/apiserver/index.js';
 
 /** A `Status` body as the server sends it. */
 export interface StatusBody {
@@ -242,4 +244,21 @@ export async function nodeRequest<Body = StatusBody>(
     req.on('error', reject);
     req.end(opts.body);
   });
+}
+
+/** What `serverForSuite` hands a suite: read its fields inside tests and hooks, once `beforeAll` has run. */
+export interface SuiteServer {
+  readonly server: ApiServer;
+  readonly core: CoreV1Api;
+}
+
+/** An embedded API server started before the suite's tests and closed after them, with a core/v1 client. */
+export function serverForSuite(): SuiteServer {
+  const suite = {} as { server: ApiServer; core: CoreV1Api };
+  beforeAll(async () => {
+    suite.server = await startApiServer();
+    suite.core = suite.server.kubeConfig().makeApiClient(CoreV1Api);
+  });
+  afterAll(() => suite.server.close());
+  return suite;
 }
