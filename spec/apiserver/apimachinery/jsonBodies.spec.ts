@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
-import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { sendError, sendJson } from '../../../src/apiserver/apimachinery/jsonBodies.js';
 import { MAX_JSON_DEPTH } from '../../../src/apiserver/apimachinery/jsonDepth.js';
-import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
-import { expectApiError, openWatch, request, type StatusBody } from '../helpers.js';
+import { expectApiError, openWatch, request, type StatusBody, serverForSuite } from '../helpers.js';
 
 /** `{"a":{"a":…}}` nested `depth` levels (the outer object counts). */
 function nested(depth: number): string {
@@ -42,27 +41,21 @@ describe('sendJson and sendError', () => {
   });
 });
 
-describe('readJsonBody through a running server', () => {
-  let server: ApiServer;
-  let core: CoreV1Api;
-  beforeAll(async () => {
-    server = await startApiServer();
-    core = server.kubeConfig().makeApiClient(CoreV1Api);
-  });
-  afterAll(() => server.close());
+describe('readJsonBody through a running suite.server', () => {
+  const suite = serverForSuite();
 
   const cms = '/api/v1/namespaces/default/configmaps';
 
   it('should refuse a body nested deeper than the limit before storing it, and keep LIST and WATCH working', async () => {
-    const rv = server.resourceVersion();
+    const rv = suite.server.resourceVersion();
     const body = `{"metadata":{"name":"deep"},"data":{},"x":${nested(3000)}}`;
-    const res = await request<StatusBody>(server.url, 'POST', cms, { body });
+    const res = await request<StatusBody>(suite.server.url, 'POST', cms, { body });
     expect(res.status).toBe(400);
     expect(res.json.reason).toBe('BadRequest');
     expect(res.json.message).toContain(`maximum depth of ${MAX_JSON_DEPTH}`);
-    expect(server.resourceVersion()).toBe(rv);
-    expect((await core.listNamespacedConfigMap({ namespace: 'default' })).items.map((c) => c.metadata!.name)).not.toContain('deep');
-    const watch = await openWatch(server.url, `${cms}?watch=true&resourceVersion=1&timeoutSeconds=1`);
+    expect(suite.server.resourceVersion()).toBe(rv);
+    expect((await suite.core.listNamespacedConfigMap({ namespace: 'default' })).items.map((c) => c.metadata!.name)).not.toContain('deep');
+    const watch = await openWatch(suite.server.url, `${cms}?watch=true&resourceVersion=1&timeoutSeconds=1`);
     expect(watch.status).toBe(200);
     watch.close();
   });
@@ -70,27 +63,27 @@ describe('readJsonBody through a running server', () => {
   it('should accept a body exactly at the limit', async () => {
     // metadata sits at level 2; the nested value starts at level 2 too, so it may use MAX - 1 levels.
     const body = `{"metadata":{"name":"at-limit"},"x":${nested(MAX_JSON_DEPTH - 1)}}`;
-    expect((await request(server.url, 'POST', cms, { body })).status).toBe(201);
+    expect((await request(suite.server.url, 'POST', cms, { body })).status).toBe(201);
     const over = `{"metadata":{"name":"over-limit"},"x":${nested(MAX_JSON_DEPTH)}}`;
-    expect((await request(server.url, 'POST', cms, { body: over })).status).toBe(400);
+    expect((await request(suite.server.url, 'POST', cms, { body: over })).status).toBe(400);
   });
 
   it('should not count brackets inside strings', async () => {
     const body = JSON.stringify({ metadata: { name: 'brackets' }, data: { k: '['.repeat(5000) } });
-    expect((await request(server.url, 'POST', cms, { body })).status).toBe(201);
+    expect((await request(suite.server.url, 'POST', cms, { body })).status).toBe(201);
   });
 
   it('should refuse a patch whose result nests deeper than the limit with 422', async () => {
-    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'grow' } } });
+    await suite.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'grow' } } });
     const half = JSON.parse(nested(MAX_JSON_DEPTH - 10)) as object;
     const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-    await core.patchNamespacedConfigMap({ name: 'grow', namespace: 'default', body: { x: half } }, merge);
+    await suite.core.patchNamespacedConfigMap({ name: 'grow', namespace: 'default', body: { x: half } }, merge);
     // JSON Patch adds at a path, so each patch can deepen the object by a body's worth of levels.
     let path = '/x';
     for (let i = 0; i < MAX_JSON_DEPTH - 20; i++) path += '/a';
     const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
     const status = await expectApiError(
-      core.patchNamespacedConfigMap(
+      suite.core.patchNamespacedConfigMap(
         { name: 'grow', namespace: 'default', body: [{ op: 'add', path: `${path}/b`, value: half }] },
         jsonPatch,
       ),
@@ -98,12 +91,12 @@ describe('readJsonBody through a running server', () => {
       'Invalid',
     );
     expect(status.message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
-    expect((await core.listNamespacedConfigMap({ namespace: 'default' })).items.length).toBeGreaterThan(0);
+    expect((await suite.core.listNamespacedConfigMap({ namespace: 'default' })).items.length).toBeGreaterThan(0);
   });
 
   it('should refuse a body over 3 MiB with 413 RequestEntityTooLarge', async () => {
     const body = JSON.stringify({ metadata: { name: 'big' }, data: { k: 'x'.repeat(3 * 1024 * 1024) } });
-    const res = await request<StatusBody>(server.url, 'POST', cms, { body });
+    const res = await request<StatusBody>(suite.server.url, 'POST', cms, { body });
     expect(res.status).toBe(413);
     expect(res.json).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
   });

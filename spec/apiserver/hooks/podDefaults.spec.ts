@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { describe, expect, it } from '@jest/globals';
 import { defaultPodSpec, defaultPodTemplate, defaultPullPolicy } from '../../../src/apiserver/hooks/podDefaults.js';
 import type { JsonObject } from '../../../src/apiserver/apimachinery/json.js';
-import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
-import { request } from '../helpers.js';
+import { request, serverForSuite } from '../helpers.js';
 
 describe('defaultPullPolicy', () => {
   it.each([
@@ -114,17 +112,11 @@ describe('defaultPodSpec', () => {
   });
 });
 
-describe('Pod defaults through the server', () => {
-  let server: ApiServer;
-  let core: CoreV1Api;
-  beforeAll(async () => {
-    server = await startApiServer();
-    core = server.kubeConfig().makeApiClient(CoreV1Api);
-  });
-  afterAll(() => server.close());
+describe('Pod defaults through the suite.server', () => {
+  const suite = serverForSuite();
 
   it('should answer a created Pod with its defaults, and keep them on a replace that leaves them out', async () => {
-    const created = await core.createNamespacedPod({
+    const created = await suite.core.createNamespacedPod({
       namespace: 'default',
       body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
     });
@@ -143,7 +135,7 @@ describe('Pod defaults through the server', () => {
     });
     // A PUT of the original body (no defaults) changes nothing: same spec, same generation, no new resourceVersion.
     const raw = await request<{ metadata: { generation: number; resourceVersion: string } }>(
-      server.url,
+      suite.server.url,
       'PUT',
       '/api/v1/namespaces/default/pods/p',
       {

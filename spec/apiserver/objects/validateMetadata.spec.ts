@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoreV1Api } from '@kubernetes/client-node';
-import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
+import { describe, expect, it } from '@jest/globals';
 import { TOTAL_ANNOTATION_SIZE_LIMIT } from '../../../src/apiserver/objects/validateMetadata.js';
-import { expectApiError, request, type StatusBody } from '../helpers.js';
+import { expectApiError, request, type StatusBody, serverForSuite } from '../helpers.js';
 
 describe('validateMetadata', () => {
-  let server: ApiServer;
-  let core: CoreV1Api;
-  beforeAll(async () => {
-    server = await startApiServer();
-    core = server.kubeConfig().makeApiClient(CoreV1Api);
-  });
-  afterAll(() => server.close());
+  const suite = serverForSuite();
 
   const create = (name: string, metadata: Record<string, unknown>) =>
-    core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name, ...metadata } } });
+    suite.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name, ...metadata } } });
 
   it.each([
     ['a key with a space', { 'bad key': 'v' }, 'Invalid value: "bad key": name part must consist of alphanumeric characters'],
@@ -39,7 +31,7 @@ describe('validateMetadata', () => {
 
   it('should apply the rules to updates and patches too', async () => {
     await create('upd', {});
-    const res = await request<StatusBody>(server.url, 'PATCH', '/api/v1/namespaces/default/configmaps/upd', {
+    const res = await request<StatusBody>(suite.server.url, 'PATCH', '/api/v1/namespaces/default/configmaps/upd', {
       body: { metadata: { labels: { k: 'no spaces allowed' } } },
       contentType: 'application/merge-patch+json',
     });

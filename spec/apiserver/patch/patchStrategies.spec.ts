@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
+import { describe, expect, it } from '@jest/globals';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { patchSchemaFor } from '../../../src/apiserver/patch/patchStrategies.js';
-import { request, type StatusBody } from '../helpers.js';
+import { request, type StatusBody, serverForSuite } from '../helpers.js';
 
 describe('patchSchemaFor', () => {
   it('should key the table by group and kind, with object metadata for every kind', () => {
@@ -18,23 +17,17 @@ describe('patchSchemaFor', () => {
   });
 });
 
-describe('strategic merge patch through a running server', () => {
-  let server: ApiServer;
-  let core: CoreV1Api;
-  beforeAll(async () => {
-    server = await startApiServer();
-    core = server.kubeConfig().makeApiClient(CoreV1Api);
-  });
-  afterAll(() => server.close());
+describe('strategic merge patch through a running suite.server', () => {
+  const suite = serverForSuite();
 
   const strategic = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
 
   it('should add a Service port by merging on port, as client-node sends it', async () => {
-    await core.createNamespacedService({
+    await suite.core.createNamespacedService({
       namespace: 'default',
       body: { metadata: { name: 'web' }, spec: { ports: [{ name: 'http', port: 80, targetPort: 8080 }] } },
     });
-    const patched = await core.patchNamespacedService(
+    const patched = await suite.core.patchNamespacedService(
       { name: 'web', namespace: 'default', body: { spec: { ports: [{ name: 'https', port: 443 }] } } },
       strategic,
     );
@@ -45,7 +38,7 @@ describe('strategic merge patch through a running server', () => {
   });
 
   it('should merge Pod containers by name and delete one with $patch', async () => {
-    await core.createNamespacedPod({
+    await suite.core.createNamespacedPod({
       namespace: 'default',
       body: {
         metadata: { name: 'p' },
@@ -57,7 +50,7 @@ describe('strategic merge patch through a running server', () => {
         },
       },
     });
-    const patched = await core.patchNamespacedPod(
+    const patched = await suite.core.patchNamespacedPod(
       {
         name: 'p',
         namespace: 'default',
@@ -73,7 +66,7 @@ describe('strategic merge patch through a running server', () => {
       strategic,
     );
     expect(patched.spec!.containers.map((c) => `${c.name}=${c.image}`)).toEqual(['a=z']);
-    const missingKey = await request<StatusBody>(server.url, 'PATCH', '/api/v1/namespaces/default/pods/p', {
+    const missingKey = await request<StatusBody>(suite.server.url, 'PATCH', '/api/v1/namespaces/default/pods/p', {
       body: { spec: { containers: [{ image: 'q' }] } },
       contentType: 'application/strategic-merge-patch+json',
     });
