@@ -75,7 +75,7 @@ export interface CompareOptions {
 /**
  * One full gc of the kind V8 runs by itself, when node runs with --expose-gc (the bench scripts do). Not a bare
  * `gc()`, which forces one: between forced gcs, contenders taking turns in one process each started their rounds
- * from code V8 had thrown away (docs/benchmarks.md, B4 list).
+ * from code V8 had thrown away (docs/benchmarks.md, "Forced and regular gcs").
  */
 function fullGc(): void {
   (globalThis as { gc?: (options: { type: 'major' }) => void }).gc?.({ type: 'major' });

@@ -145,6 +145,7 @@ function txLayers(layer: string): void {
     events++;
   };
   const at = TX_LAYERS.indexOf(layer);
+  if (at < 0) throw new Error(`tx-layers has no layer ${JSON.stringify(layer)} (layers: ${TX_LAYERS.join('; ')})`);
   if (at === 1) pods.register(count);
   if (at === 2)
     newCollection(pods, (_ctx, p) => ({ metadata: p.metadata, ip: p.status.podIP }), { name: 'W', stop: abort.signal }).register(count);
