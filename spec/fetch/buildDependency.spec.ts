@@ -75,17 +75,17 @@ describe('buildDependency', () => {
     }
   });
 
-  it('should keep a record in five fields, whatever filters it holds (the rare ones in one side object)', () => {
+  it('should keep a record in seven fields, whatever filters it holds: five for the filters (the rare ones in one side object), two for what it last found', () => {
     const plain = buildDependency(source, [filterIndex(byName, 'a'), filterSelectsNonEmpty(labels)]);
     const all = buildDependency(
       source,
       [filterIndex(byName, 'a'), filterLabel(labels), filterSelects(labels), filterGeneric(isA)],
       () => true,
     );
-    expect(Object.keys(plain)).toHaveLength(5);
+    expect(Object.keys(plain)).toHaveLength(7);
     expect(Object.keys(all)).toEqual(Object.keys(plain));
-    // Nothing rare: no side object at all.
-    expect(Object.values(plain).filter((v) => v !== undefined)).toEqual([source, handle, 'a', labels]);
+    // Nothing rare: no side object at all; nothing found yet.
+    expect(Object.values(plain).filter((v) => v !== undefined)).toEqual([source, handle, 'a', labels, -1]);
   });
 
   it('should refuse a key filter and an index filter in one fetch, naming the collection', () => {

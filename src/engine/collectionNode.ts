@@ -48,6 +48,11 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   readonly uid = allocateUid();
   readonly name: string;
   rank = 0;
+  /**
+   * Counts changes to the visible state: a fetch result remembered at one count is still what the same
+   * filters would find while the count stays (see `listMatching`).
+   */
+  stateVersion = 0;
   queued = false;
   syncQueued = false;
   disposed = false;
@@ -286,6 +291,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
 
   /** Writes one key of the state and keeps the indexes and the selector lookup in step. */
   protected setState(key: string, value: T | undefined): void {
+    this.stateVersion++;
     const state = this.state;
     if (!this.indexes.active) {
       if (value === undefined) state.delete(key);

@@ -11,6 +11,8 @@ export interface InternalCollection<T> extends Collection<T> {
   readonly [COLLECTION_BRAND]: true;
   /** Topological rank: above every collection this one reads. */
   rank: number;
+  /** Grows with every change to the visible state (what `getKey`, `values()` and the indexes answer). */
+  readonly stateVersion: number;
   /** This collection's key function (the `key` option, else `keyOf`); throws KeyError naming the collection. */
   keyOf(o: unknown): string;
   /** True when `keyOf` is the default `keyOf` (no `key` option). */

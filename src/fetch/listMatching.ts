@@ -1,13 +1,41 @@
 // The read half of a fetch: the objects a dependency selects, found through keys, an index group or a selector lookup.
-import { matches, matchesFiledBy, type Dependency } from '../engine/derived/dependency.js';
+import { DependencyRecord, matches, matchesFiledBy, type Dependency } from '../engine/derived/dependency.js';
 import { CandidateList } from '../engine/indexes/candidateList.js';
 
 /**
- * @internal The objects a dependency selects, without copying the collection. Most fetches find zero or one
- * object (the service of a pod, the config of a namespace), and `[]` then `push` would give each such result
- * a backing store of many slots: the first match waits in a local and the array is built once it is known.
+ * @internal The objects a dependency selects, as a fresh array. A record reused by a rerun (the same fetch
+ * with the same filters, see `buildDependency`) remembers what it found: while its collection's state has
+ * not changed since, the same filters find the same objects, and the rerun of an input whose own value
+ * changed (the common case) copies that instead of asking the index and testing selectors again. A generic
+ * predicate is the user's code, which may read more than the object: a record with one always searches.
+ * A remembered result keeps its objects alive until the input reruns, as the input's outputs often do too.
  */
 export function listMatching(dep: Dependency): unknown[] {
+  if (!(dep instanceof DependencyRecord)) return findMatching(dep);
+  const version = dep.source.stateVersion;
+  if (dep.foundAt === version) return copyOf(dep.found);
+  const found = findMatching(dep);
+  if (dep.rare === undefined || dep.rare.generic === undefined) {
+    dep.found = found.length === 0 ? NOTHING_FOUND : found.length === 1 && !Array.isArray(found[0]) ? found[0] : found.slice();
+    dep.foundAt = version;
+  }
+  return found;
+}
+
+/** Stands for an empty result in `DependencyRecord.found`. */
+const NOTHING_FOUND: object = Object.freeze({});
+
+function copyOf(found: unknown): unknown[] {
+  if (found === NOTHING_FOUND) return [];
+  return Array.isArray(found) ? found.slice() : [found];
+}
+
+/**
+ * The objects a dependency selects, without copying the collection. Most fetches find zero or one object
+ * (the service of a pod, the config of a namespace), and `[]` then `push` would give each such result a
+ * backing store of many slots: the first match waits in a local and the array is built once it is known.
+ */
+function findMatching(dep: Dependency): unknown[] {
   // The collecting loop is written out in each branch on purpose: with the branches sharing one helper, V8
   // no longer optimizes away the result array of a fetch whose transform only maps it.
   const src = dep.source;

@@ -92,6 +92,14 @@ export class DependencyRecord implements Dependency {
     readonly rare: RareFilters | undefined,
   ) {}
 
+  /**
+   * What the last fetch through this record found (see `listMatching`): nothing yet when `foundAt` is -1, else
+   * NOTHING_FOUND, the one object found, or an array of two or more; `foundAt` is the source's `stateVersion`
+   * then. Two fields, not an array per record: every input keeps its records as long as it lives.
+   */
+  found: unknown = undefined;
+  foundAt = -1;
+
   get keys(): readonly string[] | undefined {
     return this.indexHandle === undefined ? (this.narrowedTo as readonly string[] | undefined) : undefined;
   }

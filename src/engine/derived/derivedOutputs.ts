@@ -95,6 +95,7 @@ export abstract class DerivedOutputs<O> extends CollectionNode<O> implements Led
 
   /** @internal The ledger changed a key's visible value: the lookup and the indexes follow. */
   outputChanged(key: string, old: O | undefined, value: O | undefined): void {
+    this.stateVersion++;
     if (this.indexes.active) this.indexes.visibleChanged(key, old, value);
   }
 

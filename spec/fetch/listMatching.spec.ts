@@ -1,0 +1,92 @@
+// White-box: what a fetch finds, and when a record reused by a rerun answers from what it found last time.
+import { describe, it, expect, jest } from '@jest/globals';
+import {
+  filterGeneric,
+  filterIndex,
+  filterKey,
+  filterSelectsNonEmpty,
+  newCollection,
+  newIndex,
+  newStaticCollection,
+  type FetchFilter,
+} from '../../src/index.js';
+import { internal, type InternalCollection } from '../../src/engine/internalCollection.js';
+import { buildDependency } from '../../src/fetch/buildDependency.js';
+import { listMatching } from '../../src/fetch/listMatching.js';
+import { service, type Service } from '../helpers/fixtures.js';
+
+const pod = { app: 'a' };
+
+/** Three services, two selecting `app=a`; the collection's selector reads counted. */
+function setUp() {
+  const services = newStaticCollection<Service>([service('a1', { app: 'a' }), service('b', { app: 'b' }), service('a2', { app: 'a' })]);
+  const source = internal(services) as InternalCollection<unknown>;
+  const selecting = jest.spyOn(source, 'selecting');
+  const names = (found: unknown[]): string[] => (found as Service[]).map((s) => s.metadata.name);
+  return { services, source, selecting, names };
+}
+
+describe('listMatching', () => {
+  it('should answer a reused record from what it found while the collection has not changed, in a fresh array each time', () => {
+    const { source, selecting, names } = setUp();
+    const dep = buildDependency(source, [filterSelectsNonEmpty(pod)]);
+    const first = listMatching(dep);
+    expect(names(first)).toEqual(['a1', 'a2']);
+    first.pop();
+    const second = listMatching(dep);
+    expect(second).not.toBe(first);
+    expect(names(second)).toEqual(['a1', 'a2']);
+    expect(names(listMatching(dep))).toEqual(['a1', 'a2']);
+    expect(selecting).toHaveBeenCalledTimes(1);
+  });
+
+  it('should search again once the collection changed, also for a change to an object it did not find', () => {
+    const { services, source, selecting, names } = setUp();
+    const dep = buildDependency(source, [filterSelectsNonEmpty(pod)]);
+    expect(names(listMatching(dep))).toEqual(['a1', 'a2']);
+    services.updateObject(service('b', { app: 'b', tier: 'x' }));
+    expect(names(listMatching(dep))).toEqual(['a1', 'a2']);
+    expect(selecting).toHaveBeenCalledTimes(2);
+    services.updateObject(service('b', { app: 'a' }));
+    expect(names(listMatching(dep))).toEqual(['a1', 'b', 'a2']);
+    services.deleteObject('namespace/a1');
+    expect(names(listMatching(dep))).toEqual(['b', 'a2']);
+    expect(selecting).toHaveBeenCalledTimes(4);
+  });
+
+  it('should remember finding nothing, and finding one object, as fresh arrays', () => {
+    const { source, names } = setUp();
+    const none = buildDependency(source, [filterSelectsNonEmpty({ app: 'z' })]);
+    const empty = listMatching(none);
+    expect(empty).toEqual([]);
+    empty.push('x');
+    expect(listMatching(none)).toEqual([]);
+    const one = buildDependency(source, [filterKey('namespace/b')]);
+    const found = listMatching(one);
+    found.length = 0;
+    expect(names(listMatching(one))).toEqual(['b']);
+  });
+
+  it('should run a generic predicate at every fetch: it is user code, which may read more than the object', () => {
+    const { source, names } = setUp();
+    let threshold = 'a1';
+    const calls = jest.fn((s: Service) => s.metadata.name <= threshold);
+    const dep = buildDependency(source, [filterGeneric(calls) as FetchFilter<never>]);
+    expect(names(listMatching(dep))).toEqual(['a1']);
+    threshold = 'a2';
+    expect(names(listMatching(dep))).toEqual(['a1', 'a2']);
+    expect(calls).toHaveBeenCalledTimes(6);
+  });
+
+  it('should follow an index group and a derived collection as they change', () => {
+    const { services, names } = setUp();
+    const named = newCollection(services, (_ctx, s) => ({ ...s, metadata: { ...s.metadata, name: `n-${s.metadata.name}` } }));
+    const byApp = newIndex(named, 'app', (s) => [s.spec?.selector?.['app'] ?? '']);
+    const dep = buildDependency(internal(named) as InternalCollection<unknown>, [filterIndex(byApp, 'a')]);
+    expect(names(listMatching(dep))).toEqual(['n-a1', 'n-a2']);
+    services.updateObject(service('a2', { app: 'b' }));
+    expect(names(listMatching(dep))).toEqual(['n-a1']);
+    services.updateObject(service('c', { app: 'a' }));
+    expect(names(listMatching(dep))).toEqual(['n-a1', 'n-c']);
+  });
+});
