@@ -1,5 +1,5 @@
 // B2: scale. 100k pods, 5k services, 100 namespaces: initial sync, bursts of pod updates, a selector fan-out, retained heap.
-import { compare, gc, heapUsed, median, round, type BenchOptions, type Row, type Scenario, type Variant } from './harness.js';
+import { compare, fullGc, heapUsed, median, round, type BenchOptions, type Row, type Scenario, type Variant } from './harness.js';
 import { IpAllocator, withNewIp, type Pod, type Service } from './fixtures.js';
 import { FULL, QUICK, makeInformerPods, makePods, makeServices, toggled, type Shape } from './b2Shape.js';
 import { outputsOf, rxkrt, strongHand, weakHand, type Contender, type Live } from './workloadContenders.js';
@@ -95,7 +95,7 @@ function dropGraph(c: SyncCtx): void {
 function settledHeap(): number {
   let h = Infinity;
   for (let i = 0; i < 5; i++) {
-    gc();
+    fullGc();
     const now = heapUsed();
     if (now >= h) return now;
     h = now;

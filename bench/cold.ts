@@ -1,6 +1,6 @@
 // `npm run bench:cold`: what a cold cache costs B1's op, for rxkrt and the hand-written controller.
 //
-// The harness runs every op after a full gc, which leaves the processor's caches holding the collector's
+// The harness runs every op after gcs (forced full gcs then, scavenges now), which leave the processor's caches holding the collector's
 // work, not the graph's: B1 reads 1.05-1.13× the hand-written controller there, and about 0.95× when ops
 // run back to back. This puts the two regimes side by side, and a third between them, op by op in one
 // process (the host's speed drifts by more than the differences, so only interleaved figures compare):
@@ -8,7 +8,7 @@
 //   warm        ops back to back, nothing in between
 //   flushed     a 64 MB buffer swept before each op: code and data evicted from L1 and L2
 //   code-warm   the sweep, then the same op once on a twin graph: the code is hot again, this graph's data cold
-//   gc          a full gc before each op, as the harness does
+//   gc          two scavenges before each op, as the harness does
 //
 //   node --expose-gc build/bench/cold.js [pods...] [--rounds N]     default 100 and 1000 pods (B1 has 1000)
 //
@@ -17,7 +17,7 @@ import { batch } from '../src/index.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
-import { age, gc, median } from './harness.js';
+import { age, median, scavenge } from './harness.js';
 
 const REGIMES = ['warm', 'flushed', 'code-warm', 'gc'] as const;
 type Regime = (typeof REGIMES)[number];
@@ -69,7 +69,7 @@ function timedOp(c: Contender, regime: Regime, ips: IpAllocator): number {
   const [measured, twin] = c.graphs;
   const next = measured.pods.map((p) => withNewIp(p, ips));
   if (regime === 'flushed') sweepCaches();
-  else if (regime === 'gc') gc();
+  else if (regime === 'gc') scavenge();
   else if (regime === 'code-warm') {
     const twinNext = twin.pods.map((p) => withNewIp(p, ips));
     sweepCaches();

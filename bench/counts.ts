@@ -361,7 +361,7 @@ async function main(): Promise<void> {
   }
   console.log(
     `bench:counts: per update, under callgrind (I1 ${args.i1Kb} KB, D1 32 KB, LL ${args.llKb} KB; B2 at ${args.pods} pods); node ${process.version}; ` +
-      `median of ${args.repeats} processes per contender, ${args.ops} measured ops each after ${args.warm} untimed ones, each op after a full gc`,
+      `median of ${args.repeats} processes per contender, ${args.ops} measured ops each after ${args.warm} untimed ones, each op after two scavenges`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'rxkrt-counts-'));
   try {

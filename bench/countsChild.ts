@@ -3,7 +3,7 @@
 // Sets up a graph, runs the op untimed until V8 has settled on its code, then runs the measured ops through
 // `Array.prototype.findLastIndex` from a function V8 may never optimize: callgrind is started with
 // `--toggle-collect=Builtins_ArrayPrototypeFindLastIndex`, so it counts exactly what happens inside those calls (the op, and
-// the gcs and compilations it triggers) and nothing of the set-up. Before each measured op a full gc (not
+// the gcs and compilations it triggers) and nothing of the set-up. Before each measured op two scavenges (not
 // counted) leaves the simulated caches as the harness leaves the real ones.
 //
 //   node --allow-natives-syntax --expose-gc build/bench/countsChild.js <dist folder | hand> <scenario> <pods> <warm-up ops> <measured ops>
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { HandWrittenController } from './handWritten.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Service } from './fixtures.js';
 import { countsShape, makePods, makeServices, toggled } from './b2Shape.js';
-import { gc } from './harness.js';
+import { scavenge } from './harness.js';
 
 type Workloads = typeof import('./rxkrtWorkloads.js');
 type Engine = typeof import('../src/index.js');
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   }
   for (let r = 0; r < ops; r++) {
     prepare();
-    gc();
+    scavenge();
     measured();
   }
 }

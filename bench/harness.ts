@@ -2,8 +2,8 @@
 //
 // Every variant is set up once (untimed), then all variants do warm-up runs and `runs` measured runs, in
 // rounds of one run each, in a fresh random order every round, so that drift (thermal, JIT, a noisy
-// neighbour) and the place in a round hit every variant alike. Before each run: a full gc and a pause for the
-// concurrent sweeper (`settle`), so no run pays for another's garbage. Ratios are against the variant marked
+// neighbour) and the place in a round hit every variant alike. Before each run: two scavenges and a pause
+// (`settle`), so no run pays for another's young garbage. Ratios are against the variant marked
 // `baseline`, measured in the same process and the same rounds. Where variants give their outputs, every
 // variant's canonical output set must equal the baseline's after set-up and after every round.
 import { assertSameOutputs } from './canonical.js';
@@ -72,30 +72,36 @@ export interface CompareOptions {
   keepSamples?: boolean;
 }
 
-/**
- * One full gc of the kind V8 runs by itself, when node runs with --expose-gc (the bench scripts do). Not a bare
- * `gc()`, which forces one: between forced gcs, contenders taking turns in one process each started their rounds
- * from code V8 had thrown away (docs/benchmarks.md, "Forced and regular gcs").
- */
-function fullGc(): void {
-  (globalThis as { gc?: (options: { type: 'major' }) => void }).gc?.({ type: 'major' });
-}
+type GcFunction = (options?: { type: 'minor' }) => void;
 
-/** Two full gcs (the second collects what the first left to finalizers and weak references). */
-export function gc(): void {
-  fullGc();
-  fullGc();
+/** `--expose-gc`'s gc function (the bench scripts run with it), or undefined. */
+function gcFunction(): GcFunction | undefined {
+  return (globalThis as { gc?: GcFunction }).gc;
 }
 
 /**
- * Two scavenges, when node runs with --expose-gc: what the objects of a long-lived graph have been through on
- * their way to the old generation. Unaged, the graph set up last in a process reaches the old generation
- * through a full gc alone, and in `npm run bench:ab -- HEAD --only b1 --pairs 3 --no-age` (an A/A run)
- * process-by-process ratios spread over 0.84–1.10, against 0.95–1.05 aged; the hand-written controller's
- * figures did not depend on its place. Every set-up is aged, so that no contender's depend on it.
+ * Two full gcs, when node runs with --expose-gc: for measuring what a graph retains, since the old generation's
+ * garbage counts in `heapUsed` until a full gc collects it. A bare `gc()` is a forced mark-compact (the only full
+ * gc a script can ask for: on Node 20, `gc({ type: 'major' })` runs a scavenge, as `--trace-gc` shows); the second
+ * collects what the first left to finalizers and weak references. Never before a timed run (see `scavenge`).
  */
-export function age(): void {
-  const g = (globalThis as { gc?: (options?: { type: 'minor' }) => void }).gc;
+export function fullGc(): void {
+  const g = gcFunction();
+  if (g !== undefined) {
+    g();
+    g();
+  }
+}
+
+/**
+ * Two scavenges, when node runs with --expose-gc: what the harness runs before every timed run. A forced full gc
+ * there made contenders taking turns in one process start their rounds from optimized code V8 had thrown away
+ * (docs/benchmarks.md, "Forced full gcs and scavenges"); a scavenge leaves code alone and empties the young
+ * generation, so no run pays for the last one's young garbage. The old generation's garbage stays for V8 to
+ * collect when it decides to, as in a long-running controller.
+ */
+export function scavenge(): void {
+  const g = gcFunction();
   if (g !== undefined) {
     g({ type: 'minor' });
     g({ type: 'minor' });
@@ -103,10 +109,17 @@ export function age(): void {
 }
 
 /**
- * `--quick` settles with one full gc instead of two: on a 40 MB heap a full gc took 20-40 ms on this host, and
- * a quick run settles a few hundred times. The second gc collects what the first left to finalizers and weak
- * references, which matters for the recorded medians, not for a quick check.
+ * Two scavenges after a set-up: what the objects of a long-lived graph have been through on
+ * their way to the old generation. Unaged, the graph set up last in a process reaches the old generation
+ * through a full gc alone, and in `npm run bench:ab -- HEAD --only b1 --pairs 3 --no-age` (an A/A run)
+ * process-by-process ratios spread over 0.84–1.10, against 0.95–1.05 aged; the hand-written controller's
+ * figures did not depend on its place. Every set-up is aged, so that no contender's depend on it.
  */
+export function age(): void {
+  scavenge();
+}
+
+/** `--quick` settles with one scavenge instead of two: a quick run checks outputs, not speed. */
 let quickSettle = false;
 
 export function setQuickSettle(on: boolean): void {
@@ -114,13 +127,13 @@ export function setQuickSettle(on: boolean): void {
 }
 
 /**
- * A full gc, then a pause for V8's concurrent sweeper. Without the pause, the sweeping that a forced gc
- * leaves behind lands in the timed run (the main thread sweeps pages itself when it needs memory): with a
+ * Two scavenges (see `scavenge`), then a pause for V8's concurrent threads. Without a pause, the sweeping a gc
+ * leaves behind landed in the timed run (the main thread sweeps pages itself when it needs memory): with a
  * 200 MB heap that tripled the median of a 10 ms operation. The pause grows with the heap.
  */
 export async function settle(): Promise<void> {
-  if (quickSettle) fullGc();
-  else gc();
+  if (quickSettle) gcFunction()?.({ type: 'minor' });
+  else scavenge();
   const mb = heapUsed() / 1048576;
   await new Promise((resolve) => setTimeout(resolve, Math.min(300, 5 + mb / 2)));
 }
@@ -167,11 +180,11 @@ export async function compare(scenario: string, variants: readonly Variant[], op
   const ctxs: unknown[] = [];
   const retained: number[] = [];
   for (const v of variants) {
-    gc();
+    fullGc();
     const before = heapUsed();
     ctxs.push(await v.setup());
     age();
-    gc();
+    fullGc();
     retained.push((heapUsed() - before) / 1048576);
   }
   const baseIdx = Math.max(

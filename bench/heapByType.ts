@@ -17,7 +17,7 @@ import { IpAllocator } from './fixtures.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { HandWrittenController } from './handWritten.js';
 import { makePods, makeServices, type Shape } from './b2Shape.js';
-import { gc } from './harness.js';
+import { fullGc } from './harness.js';
 
 const CONTENDERS = ['raw objects', 'hand-written', 'rxkrt'] as const;
 type Contender = (typeof CONTENDERS)[number];
@@ -62,7 +62,7 @@ function measureOne(contender: Contender, shape: Shape): void {
   let kept: unknown;
   if (contender === 'rxkrt') kept = buildRxkrtWorkloads(pods, services);
   else if (contender === 'hand-written') kept = HandWrittenController.build(pods, services, () => {});
-  gc();
+  fullGc();
   const file = writeHeapSnapshot(join(tmpdir(), `rxkrt-heap-${process.pid}.heapsnapshot`));
   try {
     // The graph and the data set must outlive the snapshot.

@@ -140,7 +140,7 @@ export const PAIR_SCENARIOS: PairScenario[] = [
     id: 'b2fanout',
     title: 'B2 selector change fanning out to 1000 pods',
     variants: (quick) => [fanoutVariant(strongHand, quick ? QUICK : FULL, true), fanoutVariant(rxkrt, quick ? QUICK : FULL)],
-    // Each round settles a 100k-pod heap (two full gcs), so rounds are few but pooled over six processes.
+    // Each round settles a 100k-pod heap (two scavenges and a pause of up to 300 ms), so rounds are few but pooled over six processes.
     rounds: (quick) => (quick ? { warmup: 2, runs: 5 } : { warmup: 4, runs: 30 }),
     targets: [{ variant: 'rxkrt', over: 'hand-written', atMost: 1.15 }],
   },

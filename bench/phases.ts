@@ -1,6 +1,6 @@
 // `npm run bench:phases`: where a burst of pod updates spends its time, phase by phase, for rxkrt and the
 // hand-written controller. B2's burst (10k updates of a 100k-pod graph, in one batch) and B1's op (1000
-// updates of 1000 pods) each run after a full gc, as in the harness, the two contenders in turn.
+// updates of 1000 pods) each run after two scavenges, as in the harness, the two contenders in turn.
 //
 //   node --expose-gc build/bench/phases.js [--quick] [--rounds N]     --quick: B2 at 5k pods (B2's quick shape)
 //
@@ -14,7 +14,7 @@ import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Se
 import { HandWrittenController } from './handWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { FULL, QUICK, makePods, makeServices } from './b2Shape.js';
-import { age, gc, median } from './harness.js';
+import { age, median, scavenge } from './harness.js';
 
 interface Data {
   name: string;
@@ -76,7 +76,7 @@ function measure(d: Data, rounds: number): void {
   for (let r = 0; r < rounds + warmup; r++) {
     const keep = r >= warmup;
     let next = hand.next();
-    gc();
+    scavenge();
     let t0 = performance.now();
     for (const p of next) handGraph.podEvent(podKey(p), p);
     let t1 = performance.now();
@@ -90,7 +90,7 @@ function measure(d: Data, rounds: number): void {
 
     next = rx.next();
     flushTimes.clear();
-    gc();
+    scavenge();
     t0 = performance.now();
     batch(() => {
       for (const p of next) rxGraph.pods.updateObject(p);
@@ -132,7 +132,7 @@ function main(): void {
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1)) throw new Error('--rounds needs a positive integer');
   if ((globalThis as { gc?: unknown }).gc === undefined) throw new Error('run with node --expose-gc (npm run bench:phases does)');
   const shape = quick ? QUICK : FULL;
-  console.log(`bench:phases: node ${process.version}; every op after a full gc`);
+  console.log(`bench:phases: node ${process.version}; every op after two scavenges`);
   const b1Ips = new IpAllocator();
   measure({ name: 'B1 (1000 pods, 50 services)', pods: krtPods(1000, b1Ips), services: krtServices(), burst: 1000 }, rounds ?? 100);
   measure(

@@ -6,7 +6,7 @@
 //   build-loop   B1's 1000-pod graph built and stopped back to back (a macrotask every 20 builds): median µs per
 //                build and gc ms per build, per contender; for rxkrt also the MB 50 stopped graphs leave after
 //                minor gcs
-//   cold-build   the same build with fresh pods, after two full gcs and a 20 ms pause (b1sync's conditions);
+//   cold-build   the same build with fresh pods, after two scavenges and a 20 ms pause (b1sync's conditions);
 //                `--no-gc` keeps the pause and drops the gcs. Node flags go before the script (see the docs)
 //   tx-loop      1000 pod updates, one transaction (rxkrt) or drain (the others) each, warm loop: ms per 1000
 //   tx-layers    the same loop through rxkrt's graph built up a layer at a time (the pod source alone, with a
@@ -14,10 +14,10 @@
 //                layer of the engine costs a one-key transaction
 //   b4-list      a LIST of 3000 pods through the embedded API server, gc and a pause before each of 60 runs:
 //                client-node's informer, rxkrt's informer alone, rxkrt's informer → newCollection; `--minor`
-//                ends each run with a minor gc inside the timed window; `--gcs N` runs N full gcs before each
+//                ends each run with a minor gc inside the timed window; `--gcs N` runs N scavenges before each
 //                run (default 2); `--alternate` runs client-node's and rxkrt's (→ newCollection) turn about in
-//                one process on one server, as a bench:pairs process does; `--forced` makes each full gc a
-//                forced one (a bare `gc()`, what the bench harness used to call)
+//                one process on one server, as a bench:pairs process does; `--forced` makes each of them a
+//                forced full gc (a bare `gc()`, what the bench harness used to call)
 import { execFileSync } from 'node:child_process';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -38,12 +38,14 @@ const B4_WATCHERS: Record<string, (c: RunCtx) => Promise<void>> = {
 };
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `majors` full gcs (`--expose-gc`; forced ones with `forced`), or a minor one. */
-function collect(type: 'major' | 'minor' = 'major', majors = 2, forced = false): void {
+/**
+ * `count` scavenges (`--expose-gc`), or as many forced full gcs with `forced`. The scavenges are what the harness
+ * runs before each run; they were asked for as `gc({ type: 'major' })`, which Node 20 runs as a scavenge.
+ */
+function collect(count = 2, forced = false): void {
   const g = (globalThis as { gc?: (o?: { type: string }) => void }).gc;
   if (g === undefined) throw new Error('run with node --expose-gc (npm run bench:probe does)');
-  if (type === 'minor') g({ type });
-  else for (let i = 0; i < majors; i++) g(forced ? undefined : { type });
+  for (let i = 0; i < count; i++) g(forced ? undefined : { type: 'minor' });
 }
 
 /** Milliseconds of gc reported while `fn` runs (the observer's entries arrive a macrotask later). */
@@ -76,12 +78,12 @@ async function buildLoop(c: Contender): Promise<void> {
   resident.stop();
   console.log(`${c.name}: ${(median(times) * 1000).toFixed(0)} µs per build, gc ${((gcMs / builds) * 1000).toFixed(0)} µs per build`);
   if (c !== rxkrt) return;
-  collect('minor');
+  collect(1);
   const before = process.memoryUsage().heapUsed;
   for (let i = 0; i < 50; i++) {
     rxkrt.build(pods, krtServices()).stop();
     await pause(1);
-    collect('minor');
+    collect(1);
   }
   console.log(
     `rxkrt: 50 graphs built and stopped leave ${((process.memoryUsage().heapUsed - before) / 1e6).toFixed(1)} MB after minor gcs`,
@@ -105,7 +107,7 @@ async function coldBuild(c: Contender, withGc: boolean): Promise<void> {
   built?.stop();
   resident.stop();
   console.log(
-    `${c.name}: ${(median(times) * 1000).toFixed(0)} µs per build (${withGc ? 'after two full gcs and' : 'no gc,'} a 20 ms pause)`,
+    `${c.name}: ${(median(times) * 1000).toFixed(0)} µs per build (${withGc ? 'after two scavenges and' : 'no gc,'} a 20 ms pause)`,
   );
 }
 
@@ -177,19 +179,19 @@ async function b4List(names: readonly string[], flags: B4Flags): Promise<void> {
     for (let i = 0; i < 60; i++) {
       for (let k = 0; k < names.length; k++) {
         const c: RunCtx = { env, ns: 'probe', seen: new Countdown(), stop: undefined, held: undefined, tails: [] };
-        collect('major', flags.gcs, flags.forced);
+        collect(flags.gcs, flags.forced);
         await pause(100);
         const t0 = performance.now();
         await B4_WATCHERS[names[k]!]!(c);
         await c.seen.until(n);
-        if (flags.minor) collect('minor');
+        if (flags.minor) collect(1);
         if (i >= 10) times[k]!.push(performance.now() - t0);
         await c.stop?.();
       }
     }
     const how =
-      `${flags.minor ? ', a minor gc inside the window' : ''}${flags.gcs !== 2 ? `, ${flags.gcs} full gcs before each` : ''}` +
-      `${flags.forced ? ', forced gcs' : ''}`;
+      `${flags.minor ? ', a minor gc inside the window' : ''}${flags.gcs !== 2 ? `, ${flags.gcs} scavenges before each` : ''}` +
+      `${flags.forced ? ', forced full gcs instead' : ''}`;
     for (let k = 0; k < names.length; k++) {
       const alone = names.length === 1 ? '' : `, turn about with ${names.filter((_, j) => j !== k).join(', ')}`;
       console.log(`${names[k]}: ${median(times[k]!).toFixed(1)} ms per LIST of ${n} pods${how}${alone}`);

@@ -1,6 +1,6 @@
 // `npm run bench:rebuild`: what a B1 graph build costs when every graph before it was dropped and collected,
 // against the same build with one small graph kept alive (a resident), as in a process running a controller.
-// Each build follows a full gc and a pause, and runs inside a closure called once per round (as the harness
+// Each build follows two scavenges and a pause, and runs inside a closure called once per round (as the harness
 // times its runs). Each mode runs in a process of its own: the first must have no rxkrt graph alive at all.
 //
 //   node --expose-gc build/bench/rebuild.js [none|resident|warm]   one mode; all three in turn without one
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { IpAllocator, krtPods, krtServices } from './fixtures.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { HandWrittenController } from './handWritten.js';
-import { gc, median } from './harness.js';
+import { median, scavenge } from './harness.js';
 
 const ROUNDS = 30;
 
@@ -26,7 +26,7 @@ async function measure(resident: boolean): Promise<number> {
   };
   for (let r = 0; r < ROUNDS; r++) {
     const pods = krtPods(1000, new IpAllocator());
-    gc();
+    scavenge();
     await new Promise((resolve) => setTimeout(resolve, 10));
     const t0 = process.hrtime.bigint();
     build(pods);

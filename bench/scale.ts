@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
-import { gc, heapUsed, median, settle } from './harness.js';
+import { fullGc, heapUsed, median, settle } from './harness.js';
 import { IpAllocator, withNewIp, type Pod } from './fixtures.js';
 import { makePods, makeServices, type Shape } from './b2Shape.js';
 import { canonicalSet } from './canonical.js';
@@ -67,7 +67,7 @@ function drop(st: State): void {
 function settledHeap(): number {
   let h = Infinity;
   for (let i = 0; i < 5; i++) {
-    gc();
+    fullGc();
     const now = heapUsed();
     if (now >= h) return now;
     h = now;

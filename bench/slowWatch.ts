@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { startApiServer } from '../src/apiserver/index.js';
-import { gc } from './harness.js';
+import { fullGc } from './harness.js';
 
 const argValue = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
@@ -43,7 +43,7 @@ function stalledWatch(url: string, path: string): Promise<Socket> {
 }
 
 async function run(name: string, watchers: number, watchBufferBytes?: number): Promise<RunResult> {
-  gc();
+  fullGc();
   const heapBefore = process.memoryUsage().heapUsed;
   const server = await startApiServer({ watchBufferBytes });
   const core = server.kubeConfig().makeApiClient(CoreV1Api);
@@ -54,7 +54,7 @@ async function run(name: string, watchers: number, watchBufferBytes?: number): P
   for (let i = 0; i < CREATES; i++) {
     await core.createNamespacedConfigMap({ namespace: 'bench', body: { metadata: { name: `cm-${i}` }, data: { v: VALUE } } });
   }
-  gc();
+  fullGc();
   const mem = process.memoryUsage();
   const stats = server.watchStats();
   for (const s of sockets) s.destroy();
