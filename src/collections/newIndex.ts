@@ -17,17 +17,14 @@ export interface Index<O> extends IndexLike {
 }
 
 class IndexImpl<O> implements Index<O> {
-  constructor(
-    readonly handle: IndexHandle<unknown>,
-    private readonly collection: Collection<O>,
-  ) {}
+  constructor(readonly handle: IndexHandle<unknown>) {}
 
   lookup(key: string): O[] {
     return Array.from(this.handle.lookupValues(key)) as O[];
   }
 
   fetch(ctx: HandlerContext, key: string, ...filters: FetchFilter<O>[]): O[] {
-    return fetchIndexed(ctx, this.collection, this.handle, key, filters);
+    return fetchIndexed(ctx, this.handle, key, filters);
   }
 
   asCollection(opts?: CollectionOptions): Collection<IndexObject<O>> {
@@ -45,7 +42,7 @@ export function newIndex<O>(c: Collection<O>, name: string, extract: (o: O) => r
   if (typeof extract !== 'function')
     throw new UsageError(`newIndex ${JSON.stringify(name)} on ${JSON.stringify(c.name)} needs an extract function`);
   const handle = internal(c, 'newIndex').indexFor(name, extract);
-  return new IndexImpl<O>(handle as IndexHandle<unknown>, c);
+  return new IndexImpl<O>(handle as IndexHandle<unknown>);
 }
 
 /** Names of unnamed indexes, by extract function: the function is the index's identity (see `unnamedIndex`). */

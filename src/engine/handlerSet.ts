@@ -111,8 +111,13 @@ export class HandlerRegistration<T> implements Registration {
     }
   }
 
+  /**
+   * Only a batch that counts towards sync can change the flag: the collection's own sync reaches every
+   * registration through `collectionSynced`, so a later batch's finish has nothing to re-check.
+   */
   private finished(initial: boolean): void {
-    if (initial) this.pendingInitial--;
+    if (!initial) return;
+    this.pendingInitial--;
     this.checkSynced();
   }
 }

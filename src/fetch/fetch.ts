@@ -21,16 +21,18 @@ export function fetch<T>(ctx: HandlerContext, c: Collection<T>, ...filters: Fetc
   return listMatching(dep) as T[];
 }
 
-/** @internal `fetch(ctx, c, filterIndex(index, key), ...filters)` without building the filter list (Index.fetch). */
+/**
+ * @internal `fetch(ctx, collection, filterIndex(index, key), ...filters)` without building the filter list
+ * (Index.fetch). The index's own collection needs no check: `newIndex` made sure it is one of rxkrt's.
+ */
 export function fetchIndexed<T>(
   ctx: HandlerContext,
-  c: Collection<T>,
   handle: IndexHandle<unknown>,
   key: string,
   filters: readonly FetchFilter<never>[],
 ): T[] {
   const tc = trackingContext(ctx, 'fetch');
-  const dep = buildIndexedDependency(internal(c, 'Index.fetch') as never, handle, key, filters, tc.candidate());
+  const dep = buildIndexedDependency(handle.source, handle, key, filters, tc.candidate());
   tc.record(dep);
   return listMatching(dep) as T[];
 }
