@@ -70,6 +70,11 @@ export interface CompareOptions {
   runs: number;
   /** Keep every measured run's wall time in the row (`samples_ms`), for pairing over processes (bench:pairs). */
   keepSamples?: boolean;
+  /**
+   * Read what each set-up retains (`retained_mb`), between full gcs (default true). bench:pairs does not: a
+   * process that times contenders must not run forced gcs before their rounds (see `scavenge`).
+   */
+  retainedHeap?: boolean;
 }
 
 type GcFunction = (options?: { type: 'minor' }) => void;
@@ -179,12 +184,13 @@ export function progress(msg: string): void {
 export async function compare(scenario: string, variants: readonly Variant[], opts: CompareOptions): Promise<Row[]> {
   const ctxs: unknown[] = [];
   const retained: number[] = [];
+  const readHeap = opts.retainedHeap !== false;
   for (const v of variants) {
-    fullGc();
+    if (readHeap) fullGc();
     const before = heapUsed();
     ctxs.push(await v.setup());
     age();
-    fullGc();
+    if (readHeap) fullGc();
     retained.push((heapUsed() - before) / 1048576);
   }
   const baseIdx = Math.max(
@@ -241,8 +247,8 @@ export async function compare(scenario: string, variants: readonly Variant[], op
       runs: samples[i]!.length,
       cpu_ms: round(median(cpu[i]!)),
       ratio_vs_baseline: Number((perOp(v, m) / base).toPrecision(4)),
-      retained_mb: round(retained[i]!, 2),
     };
+    if (readHeap) row.retained_mb = round(retained[i]!, 2);
     if (v.ops !== undefined) {
       row.ops_per_run = v.ops;
       row.per_op_us = round((m * 1000) / v.ops, 3);

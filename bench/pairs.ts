@@ -68,7 +68,7 @@ async function child(args: Args): Promise<void> {
     const variants: Variant[] = s.variants(args.quick);
     const ordered = args.child === 'reverse' ? [...variants].reverse() : variants;
     const ticks = cpuTicks();
-    const rows = await compare(s.title, ordered, { ...s.rounds(args.quick), keepSamples: true });
+    const rows = await compare(s.title, ordered, { ...s.rounds(args.quick), keepSamples: true, retainedHeap: false });
     const report: ChildReport = { id: s.id, rows, steal: stealPercent(ticks, cpuTicks()) };
     console.log(JSON.stringify(report));
   }

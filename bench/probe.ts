@@ -7,8 +7,13 @@
 //                build and gc ms per build, per contender; for rxkrt also the MB 50 stopped graphs leave after
 //                minor gcs
 //   cold-build   the same build with fresh pods, after two scavenges and a 20 ms pause (b1sync's conditions);
-//                `--no-gc` keeps the pause and drops the gcs. Node flags go before the script (see the docs)
+//                `--no-gc` keeps the pause and drops the gcs; `--keep` stops the last build after the scavenges,
+//                not before, so that its outputs survive them as a graph in use does (in a bench:pairs process the
+//                other contender's graph is in use). Node flags go before the script (see the docs)
 //   tx-loop      1000 pod updates, one transaction (rxkrt) or drain (the others) each, warm loop: ms per 1000
+//   tx-cold      1000 one-key transactions (rxkrt) or drains per update (hand-written), each run after two
+//                scavenges and a 20 ms pause as bench:pairs settles them: the hand-written controller, rxkrt with a
+//                transform that fetches nothing, and rxkrt's B1 Workloads (a fetch through the namespace index)
 //   tx-layers    the same loop through rxkrt's graph built up a layer at a time (the pod source alone, with a
 //                handler, → a derived collection whose transform fetches nothing, → B1's Workloads): what each
 //                layer of the engine costs a one-key transaction
@@ -90,15 +95,16 @@ async function buildLoop(c: Contender): Promise<void> {
   );
 }
 
-async function coldBuild(c: Contender, withGc: boolean): Promise<void> {
+async function coldBuild(c: Contender, withGc: boolean, keep: boolean): Promise<void> {
   const resident = c.build(krtPods(100, new IpAllocator()), krtServices());
   const times: number[] = [];
   let built: ReturnType<Contender['build']> | undefined;
   for (let i = 0; i < 80; i++) {
-    built?.stop();
+    if (!keep) built?.stop();
     const pods = krtPods(1000, new IpAllocator());
     const services = krtServices();
     if (withGc) collect();
+    if (keep) built?.stop();
     await pause(20);
     const t0 = performance.now();
     built = c.build(pods, services);
@@ -107,7 +113,8 @@ async function coldBuild(c: Contender, withGc: boolean): Promise<void> {
   built?.stop();
   resident.stop();
   console.log(
-    `${c.name}: ${(median(times) * 1000).toFixed(0)} µs per build (${withGc ? 'after two scavenges and' : 'no gc,'} a 20 ms pause)`,
+    `${c.name}: ${(median(times) * 1000).toFixed(0)} µs per build (${withGc ? 'after two scavenges and' : 'no gc,'} a 20 ms pause` +
+      `${keep ? ', the last build kept through the scavenges' : ''})`,
   );
 }
 
@@ -125,6 +132,51 @@ function txLoop(c: Contender): void {
   }
   live.stop();
   console.log(`${c.name}: ${median(times).toFixed(3)} ms per 1000 single-update transactions or drains`);
+}
+
+/** The graphs `tx-cold` measures. */
+const TX_COLD = ['hand-written (drain per update)', 'rxkrt, a transform that fetches nothing', "rxkrt, B1's Workloads"];
+
+const NO_SERVICE_NAMES: readonly string[] = Object.freeze([]);
+
+async function txCold(variant: string): Promise<void> {
+  const at = TX_COLD.indexOf(variant);
+  if (at < 0) throw new Error(`tx-cold has no variant ${JSON.stringify(variant)} (variants: ${TX_COLD.join('; ')})`);
+  const ips = new IpAllocator();
+  let current: Pod[] = krtPods(1000, ips);
+  let update: (next: readonly Pod[]) => void;
+  let stop: () => void;
+  if (at === 1) {
+    const abort = new AbortController();
+    const pods = newStaticCollection<Pod>(current, { name: 'Pods', stop: abort.signal });
+    const workload = (_ctx: unknown, p: Pod) => ({
+      metadata: { name: p.metadata.name, namespace: p.metadata.namespace },
+      ip: p.status.podIP,
+      serviceNames: NO_SERVICE_NAMES,
+    });
+    newCollection(pods, workload, { name: 'Workloads', stop: abort.signal }).register(() => {});
+    update = (next) => {
+      for (const p of next) pods.updateObject(p);
+    };
+    stop = () => abort.abort();
+  } else {
+    const live = (at === 0 ? strongHand : rxkrt).build(current, krtServices());
+    update = (next) => live.updateEach(next);
+    stop = () => live.stop();
+  }
+  collect(1);
+  const times: number[] = [];
+  for (let i = 0; i < 70; i++) {
+    const next = current.map((p) => withNewIp(p, ips));
+    collect();
+    await pause(20);
+    const t0 = performance.now();
+    update(next);
+    if (i >= 10) times.push(performance.now() - t0);
+    current = next;
+  }
+  stop();
+  console.log(`${variant}: ${median(times).toFixed(3)} ms per 1000 one-key transactions or drains, each run after two scavenges`);
 }
 
 interface B4Flags {
@@ -206,9 +258,9 @@ async function main(): Promise<void> {
   const at = rest.indexOf('--contender');
   const flags = at < 0 ? rest : rest.filter((_, i) => i !== at && i !== at + 1);
   const b4 = probe === 'b4-list';
-  if (!['build-loop', 'cold-build', 'tx-loop', 'tx-layers', 'b4-list'].includes(probe)) {
+  if (!['build-loop', 'cold-build', 'tx-loop', 'tx-cold', 'tx-layers', 'b4-list'].includes(probe)) {
     throw new Error(
-      `usage: bench:probe -- build-loop | cold-build [--no-gc] | tx-loop | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced] (got ${JSON.stringify(probe)})`,
+      `usage: bench:probe -- build-loop | cold-build [--no-gc] [--keep] | tx-loop | tx-cold | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced] (got ${JSON.stringify(probe)})`,
     );
   }
   const gcsAt = flags.indexOf('--gcs');
@@ -220,7 +272,13 @@ async function main(): Promise<void> {
   if (!(Number.isInteger(b4Flags.gcs) && b4Flags.gcs >= 1)) throw new Error('--gcs needs an integer of 1 or more');
   if (b4 && flags.includes('--alternate')) return b4List(['client-node makeInformer', 'rxkrt newInformer → newCollection'], b4Flags);
   if (at < 0) {
-    const names = b4 ? Object.keys(B4_WATCHERS) : probe === 'tx-layers' ? TX_LAYERS : WORKLOAD_CONTENDERS.map((c) => c.name);
+    const names = b4
+      ? Object.keys(B4_WATCHERS)
+      : probe === 'tx-layers'
+        ? TX_LAYERS
+        : probe === 'tx-cold'
+          ? TX_COLD
+          : WORKLOAD_CONTENDERS.map((c) => c.name);
     for (const name of names) {
       const args = [...process.execArgv, fileURLToPath(import.meta.url), probe, ...flags, '--contender', name];
       process.stdout.write(execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
@@ -230,9 +288,10 @@ async function main(): Promise<void> {
   const name = rest[at + 1]!;
   if (b4) return b4List([name], b4Flags);
   if (probe === 'tx-layers') return txLayers(name);
+  if (probe === 'tx-cold') return txCold(name);
   const c = WORKLOAD_CONTENDERS.find((x) => x.name === name)!;
   if (probe === 'build-loop') await buildLoop(c);
-  else if (probe === 'cold-build') await coldBuild(c, !flags.includes('--no-gc'));
+  else if (probe === 'cold-build') await coldBuild(c, !flags.includes('--no-gc'), flags.includes('--keep'));
   else txLoop(c);
 }
 
