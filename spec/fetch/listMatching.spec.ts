@@ -11,6 +11,7 @@ import {
   type FetchFilter,
 } from '../../src/index.js';
 import { internal, type InternalCollection } from '../../src/engine/internalCollection.js';
+import type { DependencyRecord } from '../../src/engine/derived/dependency.js';
 import { buildDependency } from '../../src/fetch/buildDependency.js';
 import { listMatching } from '../../src/fetch/listMatching.js';
 import { service, type Service } from '../helpers/fixtures.js';
@@ -65,6 +66,25 @@ describe('listMatching', () => {
     const found = listMatching(one);
     found.length = 0;
     expect(names(listMatching(one))).toEqual(['b']);
+  });
+
+  it('should search afresh for a result of more than a few objects, and forget what it found before', () => {
+    const many = newStaticCollection<Service>(Array.from({ length: 6 }, (_, i) => service(`s${i}`, { app: 'a' })));
+    const source = internal(many) as InternalCollection<unknown>;
+    const selecting = jest.spyOn(source, 'selecting');
+    const dep = buildDependency(source, [filterSelectsNonEmpty(pod)]);
+    expect(listMatching(dep)).toHaveLength(6);
+    expect(listMatching(dep)).toHaveLength(6);
+    expect(selecting).toHaveBeenCalledTimes(2);
+    for (let i = 2; i < 6; i++) many.deleteObject(`namespace/s${i}`);
+    expect(listMatching(dep)).toHaveLength(2);
+    expect(listMatching(dep)).toHaveLength(2);
+    expect(selecting).toHaveBeenCalledTimes(3);
+    many.updateObject(service('s2', { app: 'a' }));
+    many.updateObject(service('s3', { app: 'a' }));
+    many.updateObject(service('s4', { app: 'a' }));
+    expect(listMatching(dep)).toHaveLength(5);
+    expect((dep as DependencyRecord).foundAt).toBe(-1);
   });
 
   it('should run a generic predicate at every fetch: it is user code, which may read more than the object', () => {

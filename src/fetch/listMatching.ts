@@ -8,19 +8,29 @@ import { CandidateList } from '../engine/indexes/candidateList.js';
  * not changed since, the same filters find the same objects, and the rerun of an input whose own value
  * changed (the common case) copies that instead of asking the index and testing selectors again. A generic
  * predicate is the user's code, which may read more than the object: a record with one always searches.
- * A remembered result keeps its objects alive until the input reruns, as the input's outputs often do too.
+ * Only results of a few objects are remembered (see MAX_REMEMBERED).
  */
 export function listMatching(dep: Dependency): unknown[] {
   if (!(dep instanceof DependencyRecord)) return findMatching(dep);
   const version = dep.source.stateVersion;
   if (dep.foundAt === version) return copyOf(dep.found);
   const found = findMatching(dep);
-  if (dep.rare === undefined || dep.rare.generic === undefined) {
+  if (found.length <= MAX_REMEMBERED && (dep.rare === undefined || dep.rare.generic === undefined)) {
     dep.found = found.length === 0 ? NOTHING_FOUND : found.length === 1 && !Array.isArray(found[0]) ? found[0] : found.slice();
     dep.foundAt = version;
+  } else if (dep.foundAt !== -1) {
+    dep.found = undefined;
+    dep.foundAt = -1;
   }
   return found;
 }
+
+/**
+ * The most objects a record remembers. A large result is found afresh each time: copying it would cost about
+ * as much as finding it, and every input that fetched it would keep its own copy alive (B3's 500 policies, each
+ * reading thousands of pods of a collection that changes between their reruns, paid for both).
+ */
+const MAX_REMEMBERED = 4;
 
 /** Stands for an empty result in `DependencyRecord.found`. */
 const NOTHING_FOUND: object = Object.freeze({});
