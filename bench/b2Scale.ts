@@ -1,5 +1,5 @@
 // B2: scale. 100k pods, 5k services, 100 namespaces: initial sync, bursts of pod updates, a selector fan-out, retained heap.
-import { compare, fullGc, heapUsed, round, type BenchOptions, type Row, type Scenario, type Variant } from './harness.js';
+import { compare, round, settledHeap, type BenchOptions, type Row, type Scenario, type Variant } from './harness.js';
 import { IpAllocator, withNewIp, type Pod, type Service } from './fixtures.js';
 import { FULL, QUICK, makeInformerPods, makePods, makeServices, toggled, type Shape } from './b2Shape.js';
 import { outputsOf, rxkrt, strongHand, weakHand, type Contender, type Live } from './workloadContenders.js';
@@ -81,21 +81,6 @@ function dropGraph(c: SyncCtx): void {
   c.graph?.stop();
   c.graph = undefined;
   c.raw = undefined;
-}
-
-/**
- * The heap after full gcs until it stops shrinking (at most five pairs): what one pair leaves to weak
- * references and finalizers must not count as the next run's.
- */
-function settledHeap(): number {
-  let h = Infinity;
-  for (let i = 0; i < 5; i++) {
-    fullGc();
-    const now = heapUsed();
-    if (now >= h) return now;
-    h = now;
-  }
-  return h;
 }
 
 // ---- steady state: bursts and fan-out ---------------------------------------------------------------

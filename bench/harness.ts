@@ -84,6 +84,16 @@ function gcFunction(): GcFunction | undefined {
   return (globalThis as { gc?: GcFunction }).gc;
 }
 
+/** One scavenge, when node runs with --expose-gc. */
+export function minorGc(): void {
+  gcFunction()?.({ type: 'minor' });
+}
+
+/** One forced mark-compact (a bare `gc()`), when node runs with --expose-gc. */
+export function forcedGc(): void {
+  gcFunction()?.();
+}
+
 /**
  * Two full gcs, when node runs with --expose-gc: for measuring what a graph retains, since the old generation's
  * garbage counts in `heapUsed` until a full gc collects it. A bare `gc()` is a forced mark-compact (the only full
@@ -91,11 +101,23 @@ function gcFunction(): GcFunction | undefined {
  * collects what the first left to finalizers and weak references. Never before a timed run (see `scavenge`).
  */
 export function fullGc(): void {
-  const g = gcFunction();
-  if (g !== undefined) {
-    g();
-    g();
+  forcedGc();
+  forcedGc();
+}
+
+/**
+ * The heap after full gcs until it stops shrinking (at most five pairs): what one pair leaves to weak
+ * references and finalizers must not count as the next reading's.
+ */
+export function settledHeap(): number {
+  let h = Infinity;
+  for (let i = 0; i < 5; i++) {
+    fullGc();
+    const now = heapUsed();
+    if (now >= h) return now;
+    h = now;
   }
+  return h;
 }
 
 /**
@@ -106,11 +128,8 @@ export function fullGc(): void {
  * collect when it decides to, as in a long-running controller.
  */
 export function scavenge(): void {
-  const g = gcFunction();
-  if (g !== undefined) {
-    g({ type: 'minor' });
-    g({ type: 'minor' });
-  }
+  minorGc();
+  minorGc();
 }
 
 /**
@@ -137,7 +156,7 @@ export function setQuickSettle(on: boolean): void {
  * 200 MB heap that tripled the median of a 10 ms operation. The pause grows with the heap.
  */
 export async function settle(): Promise<void> {
-  if (quickSettle) gcFunction()?.({ type: 'minor' });
+  if (quickSettle) minorGc();
   else scavenge();
   const mb = heapUsed() / 1048576;
   await new Promise((resolve) => setTimeout(resolve, Math.min(300, 5 + mb / 2)));
@@ -186,11 +205,16 @@ export async function compare(scenario: string, variants: readonly Variant[], op
   const retained: number[] = [];
   const readHeap = opts.retainedHeap !== false;
   for (const v of variants) {
-    if (readHeap) fullGc();
+    if (!readHeap) {
+      ctxs.push(await v.setup());
+      age();
+      continue;
+    }
+    fullGc();
     const before = heapUsed();
     ctxs.push(await v.setup());
     age();
-    if (readHeap) fullGc();
+    fullGc();
     retained.push((heapUsed() - before) / 1048576);
   }
   const baseIdx = Math.max(

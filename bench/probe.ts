@@ -31,7 +31,7 @@ import { startApiServer } from '../src/apiserver/index.js';
 import { Countdown, IpAllocator, krtPods, krtServices, withNewIp, type Pod, type Service } from './fixtures.js';
 import { contractFloor, rxkrt, strongHand, type Contender } from './workloadContenders.js';
 import { createPods, watchClientNode, watchRxkrt, watchRxkrtInformer, type Env, type RunCtx } from './b4Informer.js';
-import { median } from './harness.js';
+import { forcedGc, median, minorGc } from './harness.js';
 import { newCollection, newNamespaceIndex, newStaticCollection } from '../src/index.js';
 import { workloadOf } from './rxkrtWorkloads.js';
 
@@ -48,9 +48,8 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * runs before each run; they were asked for as `gc({ type: 'major' })`, which Node 20 runs as a scavenge.
  */
 function collect(count = 2, forced = false): void {
-  const g = (globalThis as { gc?: (o?: { type: string }) => void }).gc;
-  if (g === undefined) throw new Error('run with node --expose-gc (npm run bench:probe does)');
-  for (let i = 0; i < count; i++) g(forced ? undefined : { type: 'minor' });
+  if ((globalThis as { gc?: unknown }).gc === undefined) throw new Error('run with node --expose-gc (npm run bench:probe does)');
+  for (let i = 0; i < count; i++) (forced ? forcedGc : minorGc)();
 }
 
 /** Milliseconds of gc reported while `fn` runs (the observer's entries arrive a macrotask later). */

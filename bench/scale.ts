@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
-import { fullGc, heapUsed, median, settle } from './harness.js';
+import { median, settle, settledHeap } from './harness.js';
 import { IpAllocator, withNewIp, type Pod } from './fixtures.js';
 import { makePods, makeServices, type Shape } from './b2Shape.js';
 import { canonicalSet } from './canonical.js';
@@ -62,17 +62,6 @@ function drop(st: State): void {
   st.live?.stop();
   st.live = undefined;
   st.current = [];
-}
-
-function settledHeap(): number {
-  let h = Infinity;
-  for (let i = 0; i < 5; i++) {
-    fullGc();
-    const now = heapUsed();
-    if (now >= h) return now;
-    h = now;
-  }
-  return h;
 }
 
 async function measure(name: string, pods: number, quick: boolean): Promise<ScalePoint> {
