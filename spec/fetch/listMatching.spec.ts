@@ -8,12 +8,15 @@ import {
   newCollection,
   newIndex,
   newStaticCollection,
+  partialFetch,
+  fetchOrList,
   type FetchFilter,
 } from '../../src/index.js';
 import { internal, type InternalCollection } from '../../src/engine/internalCollection.js';
 import type { DependencyRecord } from '../../src/engine/derived/dependency.js';
 import { buildDependency } from '../../src/fetch/buildDependency.js';
-import { listMatching } from '../../src/fetch/listMatching.js';
+import { listMatching, listMatchingOnce } from '../../src/fetch/listMatching.js';
+import type { DerivedCollection } from '../../src/engine/derived/derivedCollection.js';
 import { service, type Service } from '../helpers/fixtures.js';
 
 const pod = { app: 'a' };
@@ -108,5 +111,41 @@ describe('listMatching', () => {
     expect(names(listMatching(dep))).toEqual(['n-a1']);
     services.updateObject(service('c', { app: 'a' }));
     expect(names(listMatching(dep))).toEqual(['n-a1', 'n-c']);
+  });
+
+  it('should remember nothing for a one-off record, which no rerun hands back', () => {
+    const { source, selecting, names } = setUp();
+    const dep = buildDependency(source, [filterSelectsNonEmpty(pod)]) as DependencyRecord;
+    expect(names(listMatchingOnce(dep))).toEqual(['a1', 'a2']);
+    expect(names(listMatchingOnce(dep))).toEqual(['a1', 'a2']);
+    expect(selecting).toHaveBeenCalledTimes(2);
+    expect(dep.foundAt).toBe(-1);
+    expect(dep.found).toBeUndefined();
+  });
+
+  it('should keep no copy in the records of a partialFetch, whose rerun builds a new record', () => {
+    const { services, selecting } = setUp();
+    const pods = newStaticCollection([{ metadata: { name: 'p', namespace: 'namespace' }, app: 'a' }]);
+    const derived = newCollection(pods, (ctx, p) => ({
+      metadata: p.metadata,
+      selectors: partialFetch(ctx, services, (s) => s.spec?.selector, filterSelectsNonEmpty({ app: p.app })),
+    }));
+    expect(derived.getKey('namespace/p')?.selectors).toEqual([{ app: 'a' }, { app: 'a' }]);
+    const node = internal(derived) as unknown as DerivedCollection<unknown, unknown>;
+    const [record] = node.dependencyIndex().depsOf('namespace/p') as DependencyRecord[];
+    expect(record!.suppress).toBeDefined();
+    expect(record!.foundAt).toBe(-1);
+    pods.updateObject({ metadata: { name: 'p', namespace: 'namespace' }, app: 'a' });
+    const [rerun] = node.dependencyIndex().depsOf('namespace/p') as DependencyRecord[];
+    expect(rerun).not.toBe(record);
+    expect(rerun!.foundAt).toBe(-1);
+    expect(selecting).toHaveBeenCalledTimes(2);
+  });
+
+  it('should list outside a transform afresh each time', () => {
+    const { services, selecting } = setUp();
+    expect(fetchOrList(undefined, services, filterSelectsNonEmpty(pod))).toHaveLength(2);
+    expect(fetchOrList(undefined, services, filterSelectsNonEmpty(pod))).toHaveLength(2);
+    expect(selecting).toHaveBeenCalledTimes(2);
   });
 });

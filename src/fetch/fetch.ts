@@ -4,7 +4,7 @@ import { internal, type IndexHandle } from '../engine/internalCollection.js';
 import { equals } from '../core/equals.js';
 import { UsageError } from '../core/errors.js';
 import { buildDependency, buildIndexedDependency } from './buildDependency.js';
-import { listMatching } from './listMatching.js';
+import { listMatching, listMatchingOnce } from './listMatching.js';
 import { trackingContext } from '../engine/derived/transformContext.js';
 import type { FetchFilter } from './filters.js';
 
@@ -59,7 +59,7 @@ export function fetchOne<T>(ctx: HandlerContext, c: Collection<T>, ...filters: F
 /** `fetch` when `ctx` is given; a plain filtered list (no dependency) when it is undefined. */
 export function fetchOrList<T>(ctx: HandlerContext | undefined, c: Collection<T>, ...filters: FetchFilter<NoInfer<T>>[]): T[] {
   if (ctx !== undefined) return fetch(ctx, c, ...filters);
-  return listMatching(buildDependency(internal(c, 'fetchOrList') as never, filters)) as T[];
+  return listMatchingOnce(buildDependency(internal(c, 'fetchOrList') as never, filters)) as T[];
 }
 
 /**
@@ -77,5 +77,5 @@ export function partialFetch<T, S>(
   const p = project as (t: unknown) => S;
   const dep = buildDependency(internal(c, 'partialFetch') as never, filters, (a, b) => equals(p(a), p(b)));
   tc.record(dep);
-  return (listMatching(dep) as T[]).map(project);
+  return (listMatchingOnce(dep) as T[]).map(project);
 }

@@ -26,6 +26,15 @@ export function listMatching(dep: Dependency): unknown[] {
 }
 
 /**
+ * @internal The objects a one-off record selects, as a fresh array, remembering nothing: for records that no
+ * rerun will hand back (a list outside a transform, a `partialFetch`, whose change test is a fresh closure
+ * each time), where a remembered copy would only be garbage.
+ */
+export function listMatchingOnce(dep: Dependency): unknown[] {
+  return findMatching(dep);
+}
+
+/**
  * The most objects a record remembers. A large result is found afresh each time: copying it would cost about
  * as much as finding it, and every input that fetched it would keep its own copy alive (B3's 500 policies, each
  * reading thousands of pods of a collection that changes between their reruns, paid for both).
