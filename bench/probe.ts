@@ -10,6 +10,9 @@
 //                `--no-gc` keeps the pause and drops the gcs; `--keep` stops the last build after the scavenges,
 //                not before, so that its outputs survive them as a graph in use does (in a bench:pairs process the
 //                other contender's graph is in use). Node flags go before the script (see the docs)
+//   build-phases rxkrt's B1 graph built a step at a time, each step timed, cold as in cold-build: the stop signal,
+//                each source, the index, Workloads, the handler; `--no-stop` builds it without a stop signal
+//   stop-signal  what Node charges for a fresh stop signal, cold: a controller, its signal, a listener on it
 //   tx-loop      1000 pod updates, one transaction (rxkrt) or drain (the others) each, warm loop: ms per 1000
 //   tx-cold      1000 one-key transactions (rxkrt) or drains per update (hand-written), each run after two
 //                scavenges and a 20 ms pause as bench:pairs settles them: the hand-written controller, rxkrt with a
@@ -34,6 +37,7 @@ import { createPods, watchClientNode, watchRxkrt, watchRxkrtInformer, type Env, 
 import { forcedGc, median, minorGc } from './harness.js';
 import { newCollection, newNamespaceIndex, newStaticCollection } from '../src/index.js';
 import { workloadOf } from './rxkrtWorkloads.js';
+import { buildPhases, stopSignal } from './probeColdBuild.js';
 
 const WORKLOAD_CONTENDERS: Contender[] = [strongHand, contractFloor, rxkrt];
 const B4_WATCHERS: Record<string, (c: RunCtx) => Promise<void>> = {
@@ -257,9 +261,11 @@ async function main(): Promise<void> {
   const at = rest.indexOf('--contender');
   const flags = at < 0 ? rest : rest.filter((_, i) => i !== at && i !== at + 1);
   const b4 = probe === 'b4-list';
+  if (probe === 'build-phases') return buildPhases(!rest.includes('--no-stop'));
+  if (probe === 'stop-signal') return stopSignal();
   if (!['build-loop', 'cold-build', 'tx-loop', 'tx-cold', 'tx-layers', 'b4-list'].includes(probe)) {
     throw new Error(
-      `usage: bench:probe -- build-loop | cold-build [--no-gc] [--keep] | tx-loop | tx-cold | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced] (got ${JSON.stringify(probe)})`,
+      `usage: bench:probe -- build-loop | cold-build [--no-gc] [--keep] | build-phases [--no-stop] | stop-signal | tx-loop | tx-cold | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced] (got ${JSON.stringify(probe)})`,
     );
   }
   const gcsAt = flags.indexOf('--gcs');
