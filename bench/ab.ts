@@ -1,8 +1,8 @@
 // `npm run bench:ab -- <git revision>`: this build against another revision's, in one process, op by op.
 //
 // On a shared host the speed of the machine drifts by more than most changes are worth, and two processes
-// run minutes apart do not see the same machine. Here both builds (and the hand-written controller) are
-// loaded side by side as separate module graphs, and every round runs one op of each, in a random order,
+// run minutes apart do not see the same machine. Here both builds (and the strong hand-written controller,
+// strongHandWritten.ts) are loaded side by side as separate module graphs, and every round runs one op of each, in a random order,
 // each after the harness's gc and pause. The figure to read is the paired ratio: in each round, this
 // build's time over the other's, whose median (with a bootstrap 95% interval) is what the change is worth.
 //
@@ -31,8 +31,9 @@ import { age, median, settle } from './harness.js';
 import { describeRatio, pairedRatio } from './pairedRatio.js';
 import { cpuTicks, stealPercent } from './hostSteal.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, withNewPhase, type Pod } from './fixtures.js';
-import { HandWrittenController } from './handWritten.js';
+import { StrongHandWrittenController } from './strongHandWritten.js';
 import { FULL, QUICK, makePods, makeServices, toggled, type Shape } from './b2Shape.js';
+import { defineCli, flag, idList, integer, required, text, type ArgsOf } from './cli.js';
 
 type Workloads = typeof import('./rxkrtWorkloads.js');
 type Engine = typeof import('../src/index.js');
@@ -40,19 +41,6 @@ interface Build {
   name: string;
   workloads: Workloads;
   engine: Engine;
-}
-
-interface Args {
-  rev: string;
-  only: string[];
-  rounds: number | undefined;
-  quick: boolean;
-  /** Pairs of child processes, the two of a pair with the builds' places swapped. */
-  pairs: number;
-  /** `--no-age`: leave the graphs as set up, to see what aging them does (see `age` in harness.ts). */
-  noAge: boolean;
-  /** Set in the child processes: the order in which the contenders set up their graphs (see SET_UP_ORDERS). */
-  order: number | undefined;
 }
 
 type Place = 'other' | 'hand' | 'here';
@@ -78,34 +66,23 @@ const SCENARIOS = ['b1', 'b1tx', 'b1same', 'b2'];
 /** Environment variable by which the parent process tells its children what this build is called. */
 const HERE_NAME = 'RXKRT_AB_HERE_NAME';
 
-function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { rev: '', only: ['b1', 'b1tx', 'b2'], rounds: undefined, quick: false, pairs: 1, noAge: false, order: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--only')
-      a.only = (argv[++i] ?? '')
-        .toLowerCase()
-        .split(',')
-        .filter((s) => s !== '');
-    else if (arg === '--rounds') a.rounds = Number(argv[++i]);
-    else if (arg === '--quick') a.quick = true;
-    else if (arg === '--pairs') a.pairs = Number(argv[++i]);
-    else if (arg === '--no-age') a.noAge = true;
-    else if (arg === '--order') a.order = Number(argv[++i]);
-    else if (!arg.startsWith('--') && a.rev === '') a.rev = arg;
-    else
-      throw new Error(
-        `unknown argument ${JSON.stringify(arg)} (usage: bench:ab -- <revision> [--only b1,b1tx,b1same,b2] [--rounds N] [--pairs N] [--no-age] [--quick])`,
-      );
-  }
-  if (a.rev === '') throw new Error('bench:ab needs the revision to compare with, e.g. npm run bench:ab -- HEAD~1');
-  if (a.rounds !== undefined && !(Number.isInteger(a.rounds) && a.rounds >= 3)) throw new Error('--rounds needs an integer of 3 or more');
-  if (!(Number.isInteger(a.pairs) && a.pairs >= 1)) throw new Error('--pairs needs an integer of 1 or more');
-  if (a.order !== undefined && !(Number.isInteger(a.order) && a.order >= 0 && a.order < SET_UP_ORDERS.length))
-    throw new Error(`--order needs an index into SET_UP_ORDERS (0–${SET_UP_ORDERS.length - 1})`);
-  for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
-  return a;
-}
+const CLI = defineCli({
+  tool: 'bench:ab',
+  usage: `bench:ab -- <revision> [--only ${SCENARIOS.join(',')}] [--rounds N] [--pairs N] [--no-age] [--quick]`,
+  options: {
+    only: idList('scenario', SCENARIOS, ['b1', 'b1tx', 'b2']),
+    rounds: integer({ min: 3 }),
+    quick: flag(),
+    /** Pairs of child processes, the two of a pair with the builds' places swapped. */
+    pairs: integer({ min: 1 }, 1),
+    /** Leave the graphs as set up, to see what aging them does (see `age` in harness.ts). */
+    'no-age': flag(),
+    /** Set in the child processes: the order in which the contenders set up their graphs (see SET_UP_ORDERS). */
+    order: integer({ min: 0, max: SET_UP_ORDERS.length - 1 }),
+  },
+  positionals: { revision: required(text(), 'needs the revision to compare with, e.g. npm run bench:ab -- HEAD~1') },
+});
+type Args = ArgsOf<typeof CLI>;
 
 interface Contender {
   name: string;
@@ -134,7 +111,7 @@ function b1Contenders(order: ReadonlyArray<Build | undefined>, ageGraphs: boolea
   const out: Contender[] = [];
   const addHand = (): void => {
     let handPods = krtPods(1000, ips);
-    const hand = HandWrittenController.build(handPods, krtServices(), () => {});
+    const hand = StrongHandWrittenController.build(handPods, krtServices(), () => {});
     if (ageGraphs) age();
     out.push({
       name: 'hand-written',
@@ -250,8 +227,8 @@ async function child(
     const isB2 = scenario === 'b2';
     const rounds = args.rounds ?? (isB2 ? (args.quick ? 40 : 16) : 300);
     const contenders = isB2
-      ? b2Contenders([...builds.values()], !args.noAge, shapeOf(args))
-      : b1Contenders(inOrder, !args.noAge, scenario === 'b1tx', scenario === 'b1same');
+      ? b2Contenders([...builds.values()], !args['no-age'], shapeOf(args))
+      : b1Contenders(inOrder, !args['no-age'], scenario === 'b1tx', scenario === 'b1same');
     const ticks = cpuTicks();
     await run(contenders, rounds);
     const report: ChildReport = {
@@ -269,8 +246,8 @@ function shapeOf(args: Args): Shape {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
-  const other = buildRevision(args.rev);
+  const args = CLI.parseOrExit();
+  const other = buildRevision(args.revision);
   // The children are told the name rather than work it out again: a file edited while the first child runs
   // would otherwise name the build differently in the second, and the pooled rounds would not find each other.
   // Against its own commit (an A/A run), this build needs a name of its own: the rounds are filed by name.
@@ -279,7 +256,7 @@ async function main(): Promise<void> {
   if (args.order !== undefined) return child(args, SET_UP_ORDERS[args.order]!, other, names);
   const processes = 2 * args.pairs;
   console.log(
-    `bench:ab: ${names.here} against ${names.other}, node ${process.version}; each op after a gc and a pause, rounds in random order, in ${processes} processes, each build set up first in half of them${args.noAge ? ', graphs not aged' : ''}`,
+    `bench:ab: ${names.here} against ${names.other}, node ${process.version}; each op after a gc and a pause, rounds in random order, in ${processes} processes, each build set up first in half of them${args['no-age'] ? ', graphs not aged' : ''}`,
   );
   const reports: ChildReport[][] = [];
   const orders: string[] = [];

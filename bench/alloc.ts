@@ -10,7 +10,7 @@ import type { HeapProfiler } from 'node:inspector';
 import { batch } from '../src/index.js';
 import { IpAllocator, krtPods, krtServices, withNewIp, type Pod } from './fixtures.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
-import { HandWrittenController } from './handWritten.js';
+import { StrongHandWrittenController } from './strongHandWritten.js';
 import { podKey } from './fixtures.js';
 
 interface ProfileNode {
@@ -72,10 +72,10 @@ function setup(): { g: RxkrtWorkloads; updates: Pod[][] } {
   return { g, updates };
 }
 
-// The same updates through the hand-written controller (bench/handWritten.ts): the floor for the job.
+// The same updates through the strong hand-written controller (bench/strongHandWritten.ts): the floor for the job.
 const hand = setup();
 hand.g.stop();
-const controller = HandWrittenController.build(krtPods(PODS, new IpAllocator()), krtServices(), () => {});
+const controller = StrongHandWrittenController.build(krtPods(PODS, new IpAllocator()), krtServices(), () => {});
 const handWritten = await profile((r) => {
   for (const p of hand.updates[r % 50]!) controller.podEvent(podKey(p), p);
   controller.drain();

@@ -1,9 +1,11 @@
-// `npm run bench:cold`: what a cold cache costs B1's op, for rxkrt and the hand-written controller.
+// `npm run bench:cold`: what a cold cache costs B1's op, for rxkrt and the strong hand-written controller
+// (strongHandWritten.ts).
 //
-// The harness runs every op after gcs (forced full gcs then, scavenges now), which leave the processor's caches holding the collector's
-// work, not the graph's: B1 reads 1.05-1.13× the hand-written controller there, and about 0.95× when ops
-// run back to back. This puts the two regimes side by side, and a third between them, op by op in one
-// process (the host's speed drifts by more than the differences, so only interleaved figures compare):
+// The harness runs every op after gcs (forced full gcs then, scavenges now), which leave the processor's
+// caches holding the collector's work, not the graph's: in round 7, B1 read 1.05-1.13× the hand-written
+// controller of the time (the weaker handWritten.ts) there, and about 0.95× when ops ran back to back. This
+// puts the two regimes side by side, and a third between them, op by op in one process (the host's speed
+// drifts by more than the differences, so only interleaved figures compare):
 //
 //   warm        ops back to back, nothing in between
 //   flushed     a 64 MB buffer swept before each op: code and data evicted from L1 and L2
@@ -15,9 +17,10 @@
 // "flushed − warm" is what an op pays for a cold cache; "flushed − code-warm" the part of it that is code.
 import { batch } from '../src/index.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod } from './fixtures.js';
-import { HandWrittenController } from './handWritten.js';
+import { StrongHandWrittenController } from './strongHandWritten.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
 import { age, median, scavenge } from './harness.js';
+import { defineCli, integer, rest } from './cli.js';
 
 const REGIMES = ['warm', 'flushed', 'code-warm', 'gc'] as const;
 type Regime = (typeof REGIMES)[number];
@@ -36,7 +39,7 @@ interface Contender {
 
 function handWritten(n: number, ips: IpAllocator): Twin {
   const pods = krtPods(n, ips);
-  const c = HandWrittenController.build(pods, krtServices(), () => {});
+  const c = StrongHandWrittenController.build(pods, krtServices(), () => {});
   return {
     pods,
     op: (next) => {
@@ -83,22 +86,15 @@ function timedOp(c: Contender, regime: Regime, ips: IpAllocator): number {
   return t;
 }
 
-function parseArgs(argv: readonly string[]): { pods: number[]; rounds: number | undefined } {
-  const pods: number[] = [];
-  let rounds: number | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--rounds') rounds = Number(argv[++i]);
-    else pods.push(Number(a));
-  }
-  if (pods.some((n) => !Number.isInteger(n) || n < 1) || (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1))) {
-    throw new Error('usage: cold.js [pods...] [--rounds N]');
-  }
-  return { pods: pods.length > 0 ? pods : [100, 1000], rounds };
-}
+const CLI = defineCli({
+  tool: 'bench:cold',
+  usage: 'cold.js [pods...] [--rounds N]',
+  options: { rounds: integer({ min: 1 }) },
+  positionals: { pods: rest(integer({ min: 1 }), [100, 1000]) },
+});
 
 function main(): void {
-  const args = parseArgs(process.argv.slice(2));
+  const args = CLI.parseOrExit();
   if ((globalThis as { gc?: unknown }).gc === undefined) throw new Error('run with node --expose-gc (npm run bench:cold does)');
   console.log(
     `bench:cold: B1's op (every pod's IP changes) on ${args.pods.join(' and ')} pods, node ${process.version}; regimes interleaved op by op`,

@@ -22,7 +22,7 @@
 // old rule of thumb (1 per instruction, 10 per first-level data miss, 100 per last-level miss); it ranks
 // changes, it does not predict milliseconds. Decide with the counts, confirm with bench:ab.
 //
-//   npm run bench:counts                       this build and the hand-written controller
+//   npm run bench:counts                       this build and the strong hand-written controller
 //   npm run bench:counts -- HEAD~1             ... and another revision's build, with ratios against it
 //   npm run bench:counts -- main --only burst,fanout --repeats 5
 //   options: --only burst,fanout,b1,b1tx  --repeats N (processes per contender, default 3)  --ops N (measured
@@ -55,77 +55,42 @@ import {
 } from './callgrindTotals.js';
 import { countsShape } from './b2Shape.js';
 import { codeFootprint, type CodeFootprint } from './codeFootprint.js';
-
-interface Args {
-  rev: string | undefined;
-  only: string[];
-  repeats: number;
-  ops: number;
-  warm: number;
-  pods: number;
-  llKb: number;
-  /** The simulated first-level instruction cache, in KB (callgrind wants a power of two). */
-  i1Kb: number;
-  /** Print each contender's top functions (from the first process of each), this many. */
-  functions: number;
-  /** Print each contender's hot code (from the first process of each). */
-  footprint: boolean;
-  /** Simulate branch prediction too, and print the mispredicted branches. */
-  branches: boolean;
-}
+import { defineCli, flag, idList, integer, text, type ArgsOf } from './cli.js';
 
 const SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx'];
 
-function parseArgs(argv: readonly string[]): Args {
-  const a: Args = {
-    rev: undefined,
-    only: ['burst', 'fanout', 'b1', 'b1tx'],
-    repeats: 3,
-    ops: 8,
-    warm: 60,
-    pods: 5000,
-    llKb: 2048,
-    i1Kb: 32,
-    functions: 0,
-    footprint: false,
-    branches: false,
-  };
-  const int = (i: number, name: string, min: number): number => {
-    const v = Number(argv[i]);
-    if (!(Number.isInteger(v) && v >= min)) throw new Error(`${name} needs an integer of ${min} or more`);
-    return v;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--only')
-      a.only = (argv[++i] ?? '')
-        .toLowerCase()
-        .split(',')
-        .filter((s) => s !== '');
-    else if (arg === '--repeats') a.repeats = int(++i, '--repeats', 1);
-    else if (arg === '--ops') a.ops = int(++i, '--ops', 1);
-    else if (arg === '--warm') a.warm = int(++i, '--warm', 0);
-    else if (arg === '--pods') a.pods = int(++i, '--pods', 1000);
-    else if (arg === '--ll') a.llKb = int(++i, '--ll', 64);
-    else if (arg === '--functions') a.functions = int(++i, '--functions', 1);
-    else if (arg === '--i1') a.i1Kb = int(++i, '--i1', 1);
-    else if (arg === '--footprint') a.footprint = true;
-    else if (arg === '--branches') a.branches = true;
-    else if (!arg.startsWith('--') && a.rev === undefined) a.rev = arg;
-    else
-      throw new Error(
-        `unknown argument ${JSON.stringify(arg)} (usage: bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N] [--footprint] [--branches])`,
-      );
-  }
-  for (const s of a.only) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${JSON.stringify(s)} (${SCENARIOS.join(', ')})`);
-  if (a.pods % 1000 !== 0) throw new Error('--pods needs a multiple of 1000 (B2 has 1000 pods per namespace)');
-  for (const [name, kb] of [
-    ['--ll', a.llKb],
-    ['--i1', a.i1Kb],
-  ] as const)
-    if ((kb & (kb - 1)) !== 0) throw new Error(`${name} needs a power of two (callgrind's caches have a power-of-two number of sets)`);
-  return a;
-}
+const CLI = defineCli({
+  tool: 'bench:counts',
+  usage: `bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N] [--footprint] [--branches]`,
+  options: {
+    only: idList('scenario', SCENARIOS, SCENARIOS),
+    repeats: integer({ min: 1 }, 3),
+    ops: integer({ min: 1 }, 8),
+    warm: integer({ min: 0 }, 60),
+    pods: integer({ min: 1000 }, 5000),
+    /** The simulated last-level cache, in KB. */
+    ll: integer({ min: 64 }, 2048),
+    /** The simulated first-level instruction cache, in KB (callgrind wants a power of two). */
+    i1: integer({ min: 1 }, 32),
+    /** Print each contender's top functions (from the first process of each), this many; 0: none. */
+    functions: integer({ min: 1 }, 0),
+    /** Print each contender's hot code (from the first process of each). */
+    footprint: flag(),
+    /** Simulate branch prediction too, and print the mispredicted branches. */
+    branches: flag(),
+  },
+  positionals: { revision: text() },
+  check: (a) => {
+    if (a.pods % 1000 !== 0) return '--pods needs a multiple of 1000 (B2 has 1000 pods per namespace)';
+    for (const [name, kb] of [
+      ['--ll', a.ll],
+      ['--i1', a.i1],
+    ] as const)
+      if ((kb & (kb - 1)) !== 0) return `${name} needs a power of two (callgrind's caches have a power-of-two number of sets)`;
+    return undefined;
+  },
+});
+type Args = ArgsOf<typeof CLI>;
 
 interface Job {
   scenario: string;
@@ -169,9 +134,9 @@ function runJob(job: Job, args: Args, dir: string, n: number): Promise<Counted> 
     'valgrind',
     '--tool=callgrind',
     '--cache-sim=yes',
-    `--I1=${args.i1Kb * 1024},8,64`,
+    `--I1=${args.i1 * 1024},8,64`,
     '--D1=32768,8,64',
-    `--LL=${args.llKb * 1024},16,64`,
+    `--LL=${args.ll * 1024},16,64`,
     '--collect-atstart=no',
     '--toggle-collect=Builtins_ArrayPrototypeFindLastIndex',
     `--callgrind-out-file=${out}`,
@@ -340,7 +305,7 @@ const TITLES: Record<string, string> = {
 };
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = CLI.parseOrExit();
   for (const tool of ['valgrind', 'setarch']) {
     try {
       execFileSync(tool, ['--version'], { stdio: 'ignore' });
@@ -354,13 +319,13 @@ async function main(): Promise<void> {
     { name: hereName, target: join(repo, 'build') },
   ];
   let otherName: string | undefined;
-  if (args.rev !== undefined) {
-    const other = buildRevision(args.rev);
+  if (args.revision !== undefined) {
+    const other = buildRevision(args.revision);
     otherName = other.sha === hereName ? `${other.sha}(other)` : other.sha;
     contenders.push({ name: otherName, target: other.dist });
   }
   console.log(
-    `bench:counts: per update, under callgrind (I1 ${args.i1Kb} KB, D1 32 KB, LL ${args.llKb} KB; B2 at ${args.pods} pods); node ${process.version}; ` +
+    `bench:counts: per update, under callgrind (I1 ${args.i1} KB, D1 32 KB, LL ${args.ll} KB; B2 at ${args.pods} pods); node ${process.version}; ` +
       `median of ${args.repeats} processes per contender, ${args.ops} measured ops each after ${args.warm} untimed ones, each op after two scavenges`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'rxkrt-counts-'));

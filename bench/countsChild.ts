@@ -6,13 +6,16 @@
 // the gcs and compilations it triggers) and nothing of the set-up. Before each measured op two scavenges (not
 // counted) leaves the simulated caches as the harness leaves the real ones.
 //
+// `hand` is the strong hand-written controller (strongHandWritten.ts).
+//
 //   node --allow-natives-syntax --expose-gc build/bench/countsChild.js <dist folder | hand> <scenario> <pods> <warm-up ops> <measured ops>
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { HandWrittenController } from './handWritten.js';
+import { StrongHandWrittenController } from './strongHandWritten.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Service } from './fixtures.js';
 import { countsShape, makePods, makeServices, toggled } from './b2Shape.js';
 import { scavenge } from './harness.js';
+import { choice, defineCli, integer, required, text } from './cli.js';
 
 type Workloads = typeof import('./rxkrtWorkloads.js');
 type Engine = typeof import('../src/index.js');
@@ -25,7 +28,7 @@ interface Driver {
 
 async function driverFor(contender: string, pods: Pod[], services: Service[]): Promise<Driver> {
   if (contender === 'hand') {
-    const c = HandWrittenController.build(pods, services, () => {});
+    const c = StrongHandWrittenController.build(pods, services, () => {});
     return {
       updatePods: (next, oneBatch) => {
         for (const p of next) {
@@ -58,13 +61,20 @@ function callOp(op: () => void): boolean {
   return false;
 }
 
+const CLI = defineCli({
+  tool: 'countsChild',
+  usage: 'countsChild <dist | hand> <scenario> <pods> <warm-up ops> <measured ops>',
+  positionals: {
+    contender: required(text()),
+    scenario: required(choice(['burst', 'fanout', 'b1', 'b1tx'])),
+    pods: required(integer({ min: 1 })),
+    warm: required(integer({ min: 0 })),
+    ops: required(integer({ min: 1 })),
+  },
+});
+
 async function main(): Promise<void> {
-  const [contender, scenario, podsArg, warmArg, opsArg] = process.argv.slice(2) as (string | undefined)[];
-  const podCount = Number(podsArg);
-  const warm = Number(warmArg);
-  const ops = Number(opsArg);
-  if (contender === undefined || scenario === undefined || !(podCount > 0 && warm >= 0 && ops > 0))
-    throw new Error('usage: countsChild <dist | hand> <scenario> <pods> <warm-up ops> <measured ops>');
+  const { contender, scenario, pods: podCount, warm, ops } = CLI.parseOrExit();
   const ips = new IpAllocator();
   let prepare: () => void;
   let op: () => void;
@@ -93,7 +103,7 @@ async function main(): Promise<void> {
       };
       op = () => d.updateService(s);
     }
-  } else if (scenario === 'b1' || scenario === 'b1tx') {
+  } else {
     let pods = krtPods(1000, ips);
     const d = await driverFor(contender, pods, krtServices());
     let next: Pod[] = [];
@@ -104,8 +114,6 @@ async function main(): Promise<void> {
       d.updatePods(next, scenario === 'b1');
       pods = next;
     };
-  } else {
-    throw new Error(`unknown scenario ${JSON.stringify(scenario)}`);
   }
   // The measured call: callgrind counts inside Array.prototype.findLastIndex only, a builtin that neither
   // node's own code (its primordials) nor rxkrt calls, and that an optimized caller would inline away.

@@ -1,7 +1,8 @@
 // `npm run bench:heap`: where the bytes B2's graph keeps go, by kind of V8 object, for rxkrt and for the
-// hand-written controller, over the raw pods and services alone. The heap-ratio rows of `npm run bench` say
-// how much each controller adds per pod; this says what it is made of (key entries, dependency records, key
-// strings, map backing stores), measured from a heap snapshot instead of estimated from object layouts.
+// strong hand-written controller (strongHandWritten.ts), over the raw pods and services alone. The heap-ratio
+// rows of `npm run bench` say how much each controller adds per pod; this says what it is made of (key
+// entries, dependency records, key strings, map backing stores, the strong controller's selector index),
+// measured from a heap snapshot instead of estimated from object layouts.
 //
 //   node --expose-gc build/bench/heapByType.js [pods]       default 20,000 pods, B2's shape (1000 per namespace)
 //
@@ -15,9 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
 import { IpAllocator } from './fixtures.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
-import { HandWrittenController } from './handWritten.js';
+import { StrongHandWrittenController } from './strongHandWritten.js';
 import { makePods, makeServices, type Shape } from './b2Shape.js';
 import { fullGc } from './harness.js';
+import { choice, defineCli, integer } from './cli.js';
 
 const CONTENDERS = ['raw objects', 'hand-written', 'rxkrt'] as const;
 type Contender = (typeof CONTENDERS)[number];
@@ -61,7 +63,7 @@ function measureOne(contender: Contender, shape: Shape): void {
   const services = makeServices(shape);
   let kept: unknown;
   if (contender === 'rxkrt') kept = buildRxkrtWorkloads(pods, services);
-  else if (contender === 'hand-written') kept = HandWrittenController.build(pods, services, () => {});
+  else if (contender === 'hand-written') kept = StrongHandWrittenController.build(pods, services, () => {});
   fullGc();
   const file = writeHeapSnapshot(join(tmpdir(), `rxkrt-heap-${process.pid}.heapsnapshot`));
   try {
@@ -73,13 +75,21 @@ function measureOne(contender: Contender, shape: Shape): void {
   }
 }
 
+const CLI = defineCli({
+  tool: 'bench:heap',
+  usage: 'node --expose-gc build/bench/heapByType.js [pods]',
+  positionals: {
+    pods: integer({ min: 1000 }, 20_000),
+    /** Given in the child processes: the one contender to measure. */
+    contender: choice(CONTENDERS),
+  },
+  check: (a) => (a.pods % 1000 === 0 ? undefined : 'pods needs a multiple of 1000 (B2 has 1000 pods per namespace)'),
+});
+
 function main(): void {
-  const pods = Number(process.argv[2] ?? 20_000);
-  if (!(Number.isInteger(pods) && pods >= 1000 && pods % 1000 === 0))
-    throw new Error('bench:heap takes a number of pods, a multiple of 1000');
+  const { pods, contender } = CLI.parseOrExit();
   const shape: Shape = { pods, namespaces: pods / 1000, servicesPerNs: 50, burst: 0, fanout: 0 };
-  const only = process.argv.at(3);
-  if (only !== undefined) return measureOne(only as Contender, shape);
+  if (contender !== undefined) return measureOne(contender, shape);
   const self = fileURLToPath(import.meta.url);
   const results = new Map<Contender, Census>();
   for (const c of CONTENDERS) {

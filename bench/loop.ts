@@ -27,16 +27,20 @@ import {
   type Pod,
   type Service,
 } from './fixtures.js';
-import { HandWrittenController } from './handWritten.js';
+import { StrongHandWrittenController } from './strongHandWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { QUICK, makePods, makeServices, toggled } from './b2Shape.js';
 import { median } from './harness.js';
 import { SelectorLookup } from '../src/engine/indexes/selectorLookup.js';
 import { CandidateList } from '../src/engine/indexes/candidateList.js';
 import { selectsNonEmpty } from '../src/core/labels.js';
+import { defineCli, integer, text } from './cli.js';
 
-const ROUNDS = Number(process.argv[2] ?? 1000);
-const ONLY = process.argv.at(3);
+const { rounds: ROUNDS, only: ONLY } = defineCli({
+  tool: 'bench:loop',
+  usage: 'node build/bench/loop.js [rounds] [only]',
+  positionals: { rounds: integer({ min: 1 }, 1000), only: text() },
+}).parseOrExit();
 
 /** Median ms per op over ROUNDS ops (after a tenth as warm-up), and median KB allocated per op / `per`. */
 function measure(name: string, per: number, op: (round: number) => void, baseline?: number): number {
@@ -68,7 +72,7 @@ function measure(name: string, per: number, op: (round: number) => void, baselin
 const ips = new IpAllocator();
 let pods: Pod[] = krtPods(1000, ips);
 const next = (): Pod[] => (pods = pods.map((p) => withNewIp(p, ips)));
-const hand = HandWrittenController.build(pods, krtServices(), () => {});
+const hand = StrongHandWrittenController.build(pods, krtServices(), () => {});
 const b1Baseline = measure('B1 op, hand-written controller', 1000, () => {
   for (const p of next()) hand.podEvent(podKey(p), p);
   hand.drain();
@@ -114,7 +118,7 @@ measure(
 );
 
 const fanoutPods = makePods(QUICK, new IpAllocator());
-const handFanout = HandWrittenController.build(fanoutPods, makeServices(QUICK), () => {});
+const handFanout = StrongHandWrittenController.build(fanoutPods, makeServices(QUICK), () => {});
 const fanoutBaseline = measure(`fan-out to ${QUICK.fanout} pods, hand-written controller`, QUICK.fanout, (r) => {
   const s = toggled(QUICK, r % 2 === 0);
   handFanout.serviceEvent(`${s.metadata.namespace}/${s.metadata.name}`, s);

@@ -14,27 +14,18 @@ import { age, settle } from './harness.js';
 import { describeRatio, pairedRatio } from './pairedRatio.js';
 import { IpAllocator, krtPods, krtServices, withNewIp, type Pod } from './fixtures.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
+import { defineCli, flag, integer } from './cli.js';
 
-interface Args {
-  processes: number;
-  rounds: number;
-  child: boolean;
-}
-
-function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { processes: 4, rounds: 200, child: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--processes') a.processes = Number(argv[++i]);
-    else if (arg === '--rounds') a.rounds = Number(argv[++i]);
-    else if (arg === '--child') a.child = true;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: bench:metrics -- [--processes N] [--rounds N])`);
-  }
-  for (const k of ['processes', 'rounds'] as const) {
-    if (!(Number.isInteger(a[k]) && a[k] >= 1)) throw new Error(`--${k} needs a positive integer`);
-  }
-  return a;
-}
+const CLI = defineCli({
+  tool: 'bench:metrics',
+  usage: 'bench:metrics -- [--processes N] [--rounds N]',
+  options: {
+    processes: integer({ min: 1 }, 4),
+    rounds: integer({ min: 1 }, 200),
+    /** Set in the child processes, which measure and report. */
+    child: flag(),
+  },
+});
 
 type Mode = 'batch' | 'transactions';
 type Times = Record<Mode, { on: number[]; off: number[] }>;
@@ -72,7 +63,7 @@ async function child(rounds: number): Promise<Times> {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = CLI.parseOrExit();
   if (args.child) {
     process.stdout.write(JSON.stringify(await child(args.rounds)));
     return;

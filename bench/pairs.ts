@@ -19,42 +19,26 @@ import { compare, type Row, type Variant } from './harness.js';
 import { cpuTicks, stealPercent } from './hostSteal.js';
 import { describeRatio, pairedRatio, type PairedRatio } from './pairedRatio.js';
 import { PAIR_SCENARIOS, type PairScenario } from './pairScenarios.js';
+import { choice, defineCli, flag, idList, integer, text, type ArgsOf } from './cli.js';
 
 process.env['NODE_ENV'] ??= 'production';
 
-interface Args {
-  only: string[];
-  pairs: number;
-  quick: boolean;
-  json: boolean;
-  out: string | undefined;
-  /** Set in the child processes: set the contenders up in reverse order. */
-  child: 'forward' | 'reverse' | undefined;
-}
+const SCENARIO_IDS = PAIR_SCENARIOS.map((s) => s.id);
 
-function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { only: PAIR_SCENARIOS.map((s) => s.id), pairs: 3, quick: false, json: false, out: undefined, child: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--only')
-      a.only = (argv[++i] ?? '')
-        .toLowerCase()
-        .split(',')
-        .filter((s) => s !== '');
-    else if (arg === '--pairs') a.pairs = Number(argv[++i]);
-    else if (arg === '--quick') a.quick = true;
-    else if (arg === '--json') a.json = true;
-    else if (arg === '--out') a.out = argv[++i];
-    else if (arg === '--child') a.child = argv[++i] === 'reverse' ? 'reverse' : 'forward';
-    else
-      throw new Error(
-        `unknown argument ${JSON.stringify(arg)} (usage: bench:pairs -- [--only ${PAIR_SCENARIOS.map((s) => s.id).join(',')}] [--pairs N] [--quick] [--json] [--out FILE])`,
-      );
-  }
-  if (!(Number.isInteger(a.pairs) && a.pairs >= 1)) throw new Error('--pairs needs an integer of 1 or more');
-  for (const id of a.only) if (!PAIR_SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown pair scenario ${JSON.stringify(id)}`);
-  return a;
-}
+const CLI = defineCli({
+  tool: 'bench:pairs',
+  usage: `bench:pairs -- [--only ${SCENARIO_IDS.join(',')}] [--pairs N] [--quick] [--json] [--out FILE]`,
+  options: {
+    only: idList('pair scenario', SCENARIO_IDS, SCENARIO_IDS),
+    pairs: integer({ min: 1 }, 3),
+    quick: flag(),
+    json: flag(),
+    out: text(),
+    /** Set in the child processes: the order in which they set the contenders up. */
+    child: choice(['forward', 'reverse']),
+  },
+});
+type Args = ArgsOf<typeof CLI>;
 
 /** What a child reports per scenario: each contender's row (with its samples) and the steal. */
 interface ChildReport {
@@ -97,7 +81,7 @@ interface Judged {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = CLI.parseOrExit();
   if (args.child !== undefined) {
     await child(args);
     // B4's API server would keep the process alive.

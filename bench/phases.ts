@@ -1,6 +1,7 @@
 // `npm run bench:phases`: where a burst of pod updates spends its time, phase by phase, for rxkrt and the
-// hand-written controller. B2's burst (10k updates of a 100k-pod graph, in one batch) and B1's op (1000
-// updates of 1000 pods) each run after two scavenges, as in the harness, the two contenders in turn.
+// strong hand-written controller (strongHandWritten.ts). B2's burst (10k updates of a 100k-pod graph, in one
+// batch) and B1's op (1000 updates of 1000 pods) each run after two scavenges, as in the harness, the two
+// contenders in turn.
 //
 //   node --expose-gc build/bench/phases.js [--quick] [--rounds N]     --quick: B2 at 5k pods (B2's quick shape)
 //
@@ -11,10 +12,11 @@
 import { batch } from '../src/index.js';
 import { internal } from '../src/engine/internalCollection.js';
 import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Service } from './fixtures.js';
-import { HandWrittenController } from './handWritten.js';
+import { StrongHandWrittenController } from './strongHandWritten.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
 import { FULL, QUICK, makePods, makeServices } from './b2Shape.js';
 import { age, median, scavenge } from './harness.js';
+import { defineCli, flag, integer } from './cli.js';
 
 interface Data {
   name: string;
@@ -49,7 +51,7 @@ type Phases = Record<string, number[]>;
 function measure(d: Data, rounds: number): void {
   const ips = new IpAllocator();
   const hand = new Cursor([...d.pods], d.burst, ips);
-  const handGraph = HandWrittenController.build(hand.pods, d.services, () => {});
+  const handGraph = StrongHandWrittenController.build(hand.pods, d.services, () => {});
   const rx = new Cursor(
     d.pods.map((p) => withNewIp(p, ips)),
     d.burst,
@@ -124,12 +126,14 @@ function measure(d: Data, rounds: number): void {
   );
 }
 
+const CLI = defineCli({
+  tool: 'bench:phases',
+  usage: 'node --expose-gc build/bench/phases.js [--quick] [--rounds N]',
+  options: { quick: flag(), rounds: integer({ min: 1 }) },
+});
+
 function main(): void {
-  const argv = process.argv.slice(2);
-  const quick = argv.includes('--quick');
-  const ri = argv.indexOf('--rounds');
-  const rounds = ri >= 0 ? Number(argv[ri + 1]) : undefined;
-  if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1)) throw new Error('--rounds needs a positive integer');
+  const { quick, rounds } = CLI.parseOrExit();
   if ((globalThis as { gc?: unknown }).gc === undefined) throw new Error('run with node --expose-gc (npm run bench:phases does)');
   const shape = quick ? QUICK : FULL;
   console.log(`bench:phases: node ${process.version}; every op after two scavenges`);

@@ -5,15 +5,16 @@
 //
 //   node --expose-gc build/bench/rebuild.js [none|resident|warm]   one mode; all three in turn without one
 //                                                           (warm: builds back to back, no gc between them,
-//                                                           beside the hand-written controller's)
+//                                                           beside the strong hand-written controller's)
 //   node --expose-gc --trace-deopt build/bench/rebuild.js none | grep -c "weak objects"
 //                                                           the deoptimizations behind the difference
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { IpAllocator, krtPods, krtServices } from './fixtures.js';
 import { buildRxkrtWorkloads } from './rxkrtWorkloads.js';
-import { HandWrittenController } from './handWritten.js';
+import { StrongHandWrittenController } from './strongHandWritten.js';
 import { median, scavenge } from './harness.js';
+import { choice, defineCli } from './cli.js';
 
 const ROUNDS = 30;
 
@@ -48,10 +49,14 @@ function backToBack(build: (pods: ReturnType<typeof krtPods>) => void): number {
   return median(times);
 }
 
-const mode = process.argv[2];
+const { mode } = defineCli({
+  tool: 'bench:rebuild',
+  usage: 'node --expose-gc build/bench/rebuild.js [none|resident|warm]',
+  positionals: { mode: choice(['none', 'resident', 'warm']) },
+}).parseOrExit();
 if (mode === 'warm') {
   const rx = backToBack((pods) => buildRxkrtWorkloads(pods, krtServices()).stop());
-  const hand = backToBack((pods) => void HandWrittenController.build(pods, krtServices(), () => {}));
+  const hand = backToBack((pods) => void StrongHandWrittenController.build(pods, krtServices(), () => {}));
   console.log(
     `B1 graph build (1000 pods), back to back: rxkrt median ${rx.toFixed(2)} ms, hand-written ${hand.toFixed(2)} ms (${(rx / hand).toFixed(2)}x)`,
   );

@@ -8,61 +8,36 @@
 import os from 'node:os';
 import { cpuTicks, stealPercent, type CpuTicks } from './hostSteal.js';
 import { formatTable, setQuickSettle, type BenchOptions, type Row, type Scenario } from './harness.js';
+import { defineCli, flag, idList, integer } from './cli.js';
 
 // MobX (and any other library) in its production build, as it would be benchmarked.
 process.env['NODE_ENV'] ??= 'production';
 
-interface Args {
-  quick: boolean;
-  json: boolean;
-  only: string[] | undefined;
-  runs: number | undefined;
-}
+/** The scenarios by id, loaded after NODE_ENV is set, so that libraries read it. */
+const SCENARIOS: Record<string, () => Promise<Scenario>> = {
+  B1: async () => (await import('./b1Controllers.js')).b1,
+  B2: async () => (await import('./b2Scale.js')).b2,
+  B3: async () => (await import('./b3Policies.js')).b3,
+  B4: async () => (await import('./b4Informer.js')).b4,
+  B5: async () => (await import('./b5Freeze.js')).b5,
+};
 
-function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { quick: false, json: false, only: undefined, runs: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--quick') a.quick = true;
-    else if (arg === '--json') a.json = true;
-    else if (arg === '--only')
-      a.only = (argv[++i] ?? '')
-        .split(',')
-        .map((s) => s.trim().toUpperCase())
-        .filter((s) => s !== '');
-    else if (arg.startsWith('--only='))
-      a.only = arg
-        .slice(7)
-        .split(',')
-        .map((s) => s.trim().toUpperCase())
-        .filter((s) => s !== '');
-    else if (arg === '--runs') a.runs = Number(argv[++i]);
-    else if (arg.startsWith('--runs=')) a.runs = Number(arg.slice(7));
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (use --quick, --json, --only B1,B2, --runs N)`);
-  }
-  if (a.runs !== undefined && !(Number.isInteger(a.runs) && a.runs >= 1)) throw new Error('--runs needs a positive integer');
-  return a;
-}
-
-async function loadScenarios(): Promise<Scenario[]> {
-  // Loaded after NODE_ENV is set, so that libraries read it.
-  const [{ b1 }, { b2 }, { b3 }, { b4 }, { b5 }] = await Promise.all([
-    import('./b1Controllers.js'),
-    import('./b2Scale.js'),
-    import('./b3Policies.js'),
-    import('./b4Informer.js'),
-    import('./b5Freeze.js'),
-  ]);
-  return [b1, b2, b3, b4, b5];
-}
+const CLI = defineCli({
+  tool: 'bench',
+  usage: `bench -- [--quick] [--json] [--only ${Object.keys(SCENARIOS).join(',')}] [--runs N]`,
+  options: {
+    quick: flag(),
+    json: flag(),
+    only: idList('scenario', Object.keys(SCENARIOS)),
+    runs: integer({ min: 1 }),
+  },
+});
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = CLI.parseOrExit();
   if ((globalThis as { gc?: unknown }).gc === undefined)
     process.stderr.write('warning: run node with --expose-gc (npm run bench does) for gc between runs\n');
-  const all = await loadScenarios();
-  const unknown = (args.only ?? []).filter((id) => !all.some((s) => s.id === id));
-  if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${all.map((s) => s.id).join(', ')}`);
+  const all = await Promise.all(Object.values(SCENARIOS).map((load) => load()));
   const selected = args.only === undefined ? all : all.filter((s) => args.only!.includes(s.id));
   const opts: BenchOptions = { quick: args.quick, warmup: 1, runs: args.runs ?? (args.quick ? 3 : 7) };
   setQuickSettle(args.quick);

@@ -18,6 +18,7 @@ import { IpAllocator, withNewIp, type Pod } from './fixtures.js';
 import { makePods, makeServices, type Shape } from './b2Shape.js';
 import { canonicalSet } from './canonical.js';
 import { rxkrt, strongHand, type Contender, type Live } from './workloadContenders.js';
+import { choice, defineCli, flag, integer, text } from './cli.js';
 
 process.env['NODE_ENV'] ??= 'production';
 
@@ -132,22 +133,29 @@ function round(x: number): number {
   return Number(x.toPrecision(4));
 }
 
+const CLI = defineCli({
+  tool: 'bench:scale',
+  usage: 'bench:scale -- [--out FILE] [--max PODS] [--quick]',
+  options: {
+    out: text('build/bench-scale.json'),
+    max: integer({ min: 1 }),
+    quick: flag(),
+    /** Set in the child processes: the contender to measure, and at how many pods. */
+    child: choice(Object.keys(CONTENDERS)),
+    pods: integer({ min: 1 }),
+  },
+  check: (a) => (a.child !== undefined && a.pods === undefined ? '--child needs --pods' : undefined),
+});
+
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const flag = (name: string): string | undefined => {
-    const i = argv.indexOf(name);
-    return i < 0 ? undefined : argv[i + 1];
-  };
-  const quick = argv.includes('--quick');
-  const childOf = flag('--child');
-  if (childOf !== undefined) {
-    console.log(JSON.stringify(await measure(childOf, Number(flag('--pods')), quick)));
+  const { out, max, quick, child, pods: childPods } = CLI.parseOrExit();
+  if (child !== undefined) {
+    console.log(JSON.stringify(await measure(child, childPods!, quick)));
     return;
   }
-  const max = Number(flag('--max') ?? (quick ? 10_000 : 1_000_000));
-  const out = flag('--out') ?? 'build/bench-scale.json';
+  const largest = max ?? (quick ? 10_000 : 1_000_000);
   const points: ScalePoint[] = [];
-  for (const pods of SIZES.filter((n) => n <= max)) {
+  for (const pods of SIZES.filter((n) => n <= largest)) {
     for (const name of Object.keys(CONTENDERS)) {
       process.stderr.write(`  · ${name} at ${pods} pods\n`);
       const args = ['--expose-gc', '--max-old-space-size=16384', fileURLToPath(import.meta.url), '--child', name, '--pods', String(pods)];

@@ -4,6 +4,7 @@
 //   npm run bench:chart -- --in docs/images/scaling.json --out docs/images/scaling.svg
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { ScalePoint, ScaleReport } from './scale.js';
+import { defineCli, text } from './cli.js';
 
 interface Panel {
   title: string;
@@ -100,14 +101,14 @@ function chart(r: ScaleReport): string {
   ].join('\n');
 }
 
+const CLI = defineCli({
+  tool: 'bench:chart',
+  usage: 'bench:chart -- [--in FILE] [--out FILE]',
+  options: { in: text('docs/images/scaling.json'), out: text('docs/images/scaling.svg') },
+});
+
 function main(): void {
-  const argv = process.argv.slice(2);
-  const flag = (name: string, dflt: string): string => {
-    const i = argv.indexOf(name);
-    return i < 0 ? dflt : argv[i + 1]!;
-  };
-  const input = flag('--in', 'docs/images/scaling.json');
-  const out = flag('--out', 'docs/images/scaling.svg');
+  const { in: input, out } = CLI.parseOrExit();
   const report = JSON.parse(readFileSync(input, 'utf8')) as ScaleReport;
   writeFileSync(out, chart(report));
   process.stderr.write(`wrote ${out} from ${input}\n`);

@@ -12,13 +12,8 @@ import { connect, type Socket } from 'node:net';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { startApiServer } from '../src/apiserver/index.js';
 import { fullGc } from './harness.js';
+import { defineCli, integer } from './cli.js';
 
-const argValue = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const CREATES = argValue('--creates', 1000);
-const VALUE = 'x'.repeat(argValue('--kb', 100) * 1024);
 const MB = 1024 * 1024;
 
 interface RunResult {
@@ -76,10 +71,23 @@ const RUNS: ReadonlyArray<() => Promise<RunResult>> = [
   () => run('2 stalled, unbounded', 2, Number.POSITIVE_INFINITY),
 ];
 
+// Read once RUNS is declared, for the bound of `--run`; CREATES and VALUE are first read when a run starts.
+const ARGS = defineCli({
+  tool: 'bench:slowwatch',
+  usage: 'node --expose-gc build/bench/slowWatch.js [--creates N] [--kb N]',
+  options: {
+    creates: integer({ min: 1 }, 1000),
+    kb: integer({ min: 1 }, 100),
+    /** Given in the child processes: the one run (an index into RUNS) to measure. */
+    run: integer({ min: 0, max: RUNS.length - 1 }),
+  },
+}).parseOrExit();
+const CREATES = ARGS.creates;
+const VALUE = 'x'.repeat(ARGS.kb * 1024);
+
 async function main(): Promise<void> {
-  const only = process.argv.indexOf('--run');
-  if (only >= 0) {
-    process.stdout.write(JSON.stringify(await RUNS[Number(process.argv[only + 1])]!()));
+  if (ARGS.run !== undefined) {
+    process.stdout.write(JSON.stringify(await RUNS[ARGS.run]!()));
     return;
   }
   if ((globalThis as { gc?: unknown }).gc === undefined) console.warn('run with --expose-gc for stable figures');

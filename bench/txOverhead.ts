@@ -27,6 +27,7 @@ import { batch, newCollection, newNamespaceIndex, newStaticCollection, type Stat
 import { IpAllocator, krtPods, krtServices, withNewIp, type Pod } from './fixtures.js';
 import { median } from './harness.js';
 import { workloadOf } from './rxkrtWorkloads.js';
+import { choice, defineCli, integer, text } from './cli.js';
 
 const ROUNDS = 1200;
 const WARM = 200;
@@ -166,12 +167,22 @@ function probe(kind: Probe, size: number): void {
   );
 }
 
-const [mode, arg, size] = process.argv.slice(2);
-if (mode === 'layer') layer(Number(arg));
-else if (mode === 'probe') {
-  if (!PROBES.includes(arg as Probe)) throw new Error(`probe needs one of ${PROBES.join(', ')}, got ${JSON.stringify(arg)}`);
-  probe(arg as Probe, Number(size));
-} else {
+const { mode, what, size } = defineCli({
+  tool: 'bench:tx',
+  usage: `node build/bench/txOverhead.js [layer 0-${LAYERS.length - 1} | probe ${PROBES.join('|')} SIZE]`,
+  positionals: { mode: choice(['layer', 'probe']), what: text(), size: integer({ min: 0 }) },
+  check: (a) => {
+    if (a.mode === 'layer' && !LAYERS.some((_, i) => String(i) === a.what))
+      return `layer needs a number from 0 to ${LAYERS.length - 1}, got ${JSON.stringify(a.what)}`;
+    if (a.mode === 'probe' && !PROBES.some((p) => p === a.what))
+      return `probe needs one of ${PROBES.join(', ')}, got ${JSON.stringify(a.what)}`;
+    if (a.mode === 'probe' && a.size === undefined) return 'probe needs a size';
+    return undefined;
+  },
+}).parseOrExit();
+if (mode === 'layer') layer(Number(what));
+else if (mode === 'probe') probe(what as Probe, size!);
+else {
   const self = fileURLToPath(import.meta.url);
   const child = (...args: string[]): void => {
     process.stdout.write(execFileSync(process.execPath, [self, ...args], { encoding: 'utf8' }));
