@@ -20,6 +20,12 @@
 //   tx-layers    the same loop through rxkrt's graph built up a layer at a time (the pod source alone, with a
 //                handler, → a derived collection whose transform fetches nothing, → B1's Workloads): what each
 //                layer of the engine costs a one-key transaction
+//   build-sizes  B1's build at 1 to 2000 pods, warm, the contenders taking turns in each process: what a graph
+//                costs whatever its size and what each pod adds (`--processes N`, default 3)
+//   build-layers rxkrt's B1 build of 1000 pods a layer at a time beside the hand-written controller's, warm,
+//                taking turns in each process (`--processes N`)
+//   fetch-loop   a pod's fetch of its services outside any build (a new dependency record, then the lookup),
+//                turn about with the hand-written controller's lookup, warm: µs per 1000 pods
 //   b4-list      a LIST of 3000 pods through the embedded API server, gc and a pause before each of 60 runs:
 //                client-node's informer, rxkrt's informer alone, rxkrt's informer → newCollection; `--minor`
 //                ends each run with a minor gc inside the timed window; `--gcs N` runs N scavenges before each
@@ -38,6 +44,8 @@ import { forcedGc, median, minorGc } from './harness.js';
 import { newCollection, newNamespaceIndex, newStaticCollection } from '../src/index.js';
 import { workloadOf } from './rxkrtWorkloads.js';
 import { buildPhases, stopSignal } from './probeColdBuild.js';
+import { buildCostChild, buildLayers, buildSizes } from './probeBuildCost.js';
+import { fetchLoop } from './probeFetchLoop.js';
 
 const WORKLOAD_CONTENDERS: Contender[] = [strongHand, contractFloor, rxkrt];
 const B4_WATCHERS: Record<string, (c: RunCtx) => Promise<void>> = {
@@ -263,9 +271,18 @@ async function main(): Promise<void> {
   const b4 = probe === 'b4-list';
   if (probe === 'build-phases') return buildPhases(!rest.includes('--no-stop'));
   if (probe === 'stop-signal') return stopSignal();
+  if (probe === 'fetch-loop') return fetchLoop();
+  if (probe === 'build-sizes' || probe === 'build-layers') {
+    const child = rest.indexOf('--child');
+    if (child >= 0) return buildCostChild(probe);
+    const p = rest.indexOf('--processes');
+    const processes = p < 0 ? 3 : Number(rest[p + 1]);
+    if (!(Number.isInteger(processes) && processes >= 1)) throw new Error('--processes needs an integer of 1 or more');
+    return probe === 'build-sizes' ? buildSizes(processes) : buildLayers(processes);
+  }
   if (!['build-loop', 'cold-build', 'tx-loop', 'tx-cold', 'tx-layers', 'b4-list'].includes(probe)) {
     throw new Error(
-      `usage: bench:probe -- build-loop | cold-build [--no-gc] [--keep] | build-phases [--no-stop] | stop-signal | tx-loop | tx-cold | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced] (got ${JSON.stringify(probe)})`,
+      `usage: bench:probe -- build-loop | cold-build [--no-gc] [--keep] | build-phases [--no-stop] | stop-signal | build-sizes [--processes N] | build-layers [--processes N] | fetch-loop | tx-loop | tx-cold | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced] (got ${JSON.stringify(probe)})`,
     );
   }
   const gcsAt = flags.indexOf('--gcs');
