@@ -7,18 +7,12 @@
 //                 derived collection whose transform returns nothing, → one that returns a Workload without
 //                 fetching, → B1's Workloads), beside the hand-written controller's build
 import { execFileSync } from 'node:child_process';
-import {
-  filterSelectsNonEmpty,
-  newCollection,
-  newNamespaceIndex,
-  newStaticCollection,
-  type HandlerContext,
-  type Index,
-} from '../src/index.js';
+import { newCollection, newNamespaceIndex, newStaticCollection, type HandlerContext, type Index } from '../src/index.js';
 import { IpAllocator, krtPods, krtServices, type Pod, type Service, type Workload } from './fixtures.js';
 import { median, minorGc } from './harness.js';
 import { fitLine, type LineFit } from './lineFit.js';
-import { rxkrt, strongHand } from './workloadContenders.js';
+import { workloadOf } from './rxkrtWorkloads.js';
+import { rxkrt, strongHand, type Contender } from './workloadContenders.js';
 
 const SIZES = [1, 250, 500, 1000, 2000] as const;
 const BUILDS_PER_SIZE = 150;
@@ -27,7 +21,7 @@ const BUILDS_PER_SIZE = 150;
 type Build = (pods: readonly Pod[], services: readonly Service[]) => () => void;
 
 const contenderBuild =
-  (c: typeof rxkrt): Build =>
+  (c: Contender): Build =>
   (pods, services) => {
     const live = c.build(pods, services);
     return () => live.stop();
@@ -56,12 +50,7 @@ const LAYERS: Record<string, Build> = {
     ip: p.status.podIP ?? '',
     serviceNames: NO_NAMES,
   })),
-  "… B1's Workloads (a fetch through the namespace index)": layer((index) => (ctx, p) => {
-    const ip = p.status.podIP;
-    if (ip === undefined || ip === '') return undefined;
-    const svcs = index.fetch(ctx, p.metadata.namespace, filterSelectsNonEmpty(p.metadata.labels));
-    return { metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, ip, serviceNames: svcs.map((s) => s.metadata.name) };
-  }),
+  "… B1's Workloads (a fetch through the namespace index)": layer(workloadOf),
 };
 
 const SIZED: Record<string, Build> = { 'hand-written': contenderBuild(strongHand), rxkrt: contenderBuild(rxkrt) };
@@ -101,7 +90,7 @@ function inChildren(probe: string, processes: number): number[][][] {
   return out;
 }
 
-const fmt = (xs: readonly number[], digits = 0): string => xs.map((x) => x.toFixed(digits)).join(' ');
+const fmt = (xs: readonly number[]): string => xs.map((x) => x.toFixed(0)).join(' ');
 
 /** `build-sizes`: fixed and per-pod cost of each contender's build, per process and as the median over them. */
 export function buildSizes(processes: number): void {

@@ -6,50 +6,22 @@ import { filterSelectsNonEmpty, newNamespaceIndex, newStaticCollection } from '.
 import { internal } from '../src/engine/internalCollection.js';
 import { buildIndexedDependency } from '../src/fetch/buildDependency.js';
 import { listMatching } from '../src/fetch/listMatching.js';
-import { IpAllocator, krtPods, krtServices, selects, type Service } from './fixtures.js';
+import { IpAllocator, krtPods, krtServices, type Service } from './fixtures.js';
 import { median } from './harness.js';
-import { anchorOf } from './strongHandWritten.js';
-
-/** namespace → anchor label → its value → the services filed there (the strong controller's index). */
-type Anchors = Map<string, Map<string, Map<string, Service[]>>>;
-
-function fileAnchors(services: readonly Service[]): Anchors {
-  const anchors: Anchors = new Map();
-  for (const s of services) {
-    const anchor = anchorOf(s.spec.selector);
-    if (anchor === undefined) continue;
-    let ns = anchors.get(s.metadata.namespace);
-    if (ns === undefined) anchors.set(s.metadata.namespace, (ns = new Map()));
-    let byValue = ns.get(anchor);
-    if (byValue === undefined) ns.set(anchor, (byValue = new Map()));
-    const value = s.spec.selector[anchor]!;
-    let bucket = byValue.get(value);
-    if (bucket === undefined) byValue.set(value, (bucket = []));
-    bucket.push(s);
-  }
-  return anchors;
-}
+import { StrongHandWrittenController } from './strongHandWritten.js';
 
 export function fetchLoop(): void {
   const pods = krtPods(1000, new IpAllocator());
   const services = krtServices();
-  const anchors = fileAnchors(services);
+  // The strong controller with no pods: its service index, looked up as its reconcile looks it up.
+  const controller = StrongHandWrittenController.build([], services, () => {});
   const svcC = newStaticCollection<Service>(services, { name: 'Services' });
   newNamespaceIndex(svcC);
   // The handle `Index.fetch` passes on: asking for the name again returns the namespace index's own.
   const handle = internal(svcC, 'fetch-loop').indexFor('namespace', () => []);
   let found = 0;
   const hand = (): void => {
-    for (const p of pods) {
-      const labels = p.metadata.labels;
-      const byLabel = anchors.get(p.metadata.namespace);
-      const names: string[] = [];
-      for (const k in labels) {
-        const bucket = byLabel?.get(k)?.get(labels[k]!);
-        if (bucket !== undefined) for (const s of bucket) if (selects(s.spec.selector, labels)) names.push(s.metadata.name);
-      }
-      found += names.length;
-    }
+    for (const p of pods) found += controller.serviceNamesOf(p).length;
   };
   // Index.fetch without the transform context: a new dependency record per pod, as in a build, and its lookup.
   const rxkrt = (): void => {

@@ -113,22 +113,27 @@ export class StrongHandWrittenController {
       }
       return;
     }
-    const names: string[] = [];
-    const anchors = this.anchorsByNs.get(pod.metadata.namespace);
-    if (anchors !== undefined) {
-      const labels = pod.metadata.labels;
-      const ranks = this.rankScratch;
-      ranks.length = 0;
-      for (const k in labels) {
-        const bucket = anchors.get(k)?.get(labels[k]!);
-        if (bucket === undefined) continue;
-        for (const f of bucket.values()) if (selects(f.svc.spec.selector, labels)) insertByRank(names, ranks, f.svc.metadata.name, f.rank);
-      }
-    }
+    const names = this.serviceNamesOf(pod);
     if (prev !== undefined && prev.ip === ip && sameNames(prev.serviceNames, names)) return;
     const wl: Workload = { metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ip, serviceNames: names };
     this.workloads.set(key, wl);
     this.emit(prev === undefined ? { type: 'add', new: wl } : { type: 'update', old: prev, new: wl });
+  }
+
+  /** The names of the services selecting `pod`, in the order the services first appeared. */
+  serviceNamesOf(pod: Pod): string[] {
+    const names: string[] = [];
+    const anchors = this.anchorsByNs.get(pod.metadata.namespace);
+    if (anchors === undefined) return names;
+    const labels = pod.metadata.labels;
+    const ranks = this.rankScratch;
+    ranks.length = 0;
+    for (const k in labels) {
+      const bucket = anchors.get(k)?.get(labels[k]!);
+      if (bucket === undefined) continue;
+      for (const f of bucket.values()) if (selects(f.svc.spec.selector, labels)) insertByRank(names, ranks, f.svc.metadata.name, f.rank);
+    }
+    return names;
   }
 
   /** Initial sync: the informers' initial lists, then one drain. */
