@@ -7,7 +7,7 @@ import { burstVariant, fanoutVariant, syncVariant as b2Sync } from './b2Scale.js
 import { FULL, QUICK, makePods } from './b2Shape.js';
 import { b3Rxkrt, b3StrongHand, b3Variant, QUICK_PODS } from './b3Policies.js';
 import { PODS as B3_PODS } from './b3Data.js';
-import { contractFloor, mobx, naive, rxkrt, strongHand } from './workloadContenders.js';
+import { contractFloor, engineFloor, mobx, naive, rxkrt, strongHand } from './workloadContenders.js';
 import { b4PairVariants } from './b4Informer.js';
 
 /**
@@ -106,6 +106,35 @@ export const PAIR_SCENARIOS: PairScenario[] = [
     variants: () => [b1Sync(strongHand, true), b1Sync(contractFloor)],
     rounds: (quick) => (quick ? { warmup: 2, runs: 5 } : { warmup: 10, runs: 60 }),
     targets: [{ variant: 'contract floor', over: 'hand-written' }],
+  },
+  // The engine floor (evidence, no target): the contract floor plus the least a dependency-tracking engine
+  // does; in processes of its own for the same reason.
+  {
+    id: 'b1enginebatch',
+    title: 'B1 one batch, engine floor',
+    variants: () => [
+      updateVariant(strongHand, false, { label: ' (1 drain)', baseline: true }),
+      updateVariant(engineFloor, false, { label: ' (1 batch)' }),
+    ],
+    rounds: fast,
+    targets: [{ variant: 'engine floor (1 batch)', over: 'hand-written (1 drain)' }],
+  },
+  {
+    id: 'b1enginetx',
+    title: 'B1 one transaction per update, engine floor',
+    variants: () => [
+      updateVariant(strongHand, true, { label: ' (drain per update)', baseline: true }),
+      updateVariant(engineFloor, true, { label: ' (1000 transactions)' }),
+    ],
+    rounds: fast,
+    targets: [{ variant: 'engine floor (1000 transactions)', over: 'hand-written (drain per update)' }],
+  },
+  {
+    id: 'b1enginesync',
+    title: 'B1 initial sync, engine floor',
+    variants: () => [b1Sync(strongHand, true), b1Sync(engineFloor)],
+    rounds: (quick) => (quick ? { warmup: 2, runs: 5 } : { warmup: 10, runs: 60 }),
+    targets: [{ variant: 'engine floor', over: 'hand-written' }],
   },
   {
     id: 'b1event',

@@ -5,6 +5,7 @@ import { podKey, type Pod, type Service, type Workload } from './fixtures.js';
 import { HandWrittenController } from './handWritten.js';
 import { StrongHandWrittenController } from './strongHandWritten.js';
 import { ContractFloorController } from './contractFloor.js';
+import { FloorDerived, FloorServiceIndex, FloorSource, floorWorkloadOf } from './engineFloor.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
 import { buildMobxWorkloads, type MobxWorkloads } from './mobxWorkloads.js';
 import { NaiveController } from './naiveWorkloads.js';
@@ -81,6 +82,32 @@ export const contractFloor: Contender = {
 export const weakHand: Contender = {
   name: 'hand-written, weak (scan, deep-equal)',
   build: handLive((p, s, emit) => HandWrittenController.build(p, s, emit)),
+};
+
+/** The least a dependency-tracking engine does on top of the contract (`engineFloor.ts`); pod updates only. */
+export const engineFloor: Contender = {
+  name: 'engine floor',
+  build: (pods, services) => {
+    const podSource = new FloorSource<Pod>(pods, podKey);
+    const index = new FloorServiceIndex(new FloorSource<Service>(services, serviceKey));
+    const workloads = new FloorDerived<Pod, Workload>(podSource, floorWorkloadOf(index));
+    let n = 0;
+    workloads.register(() => {
+      n++;
+    });
+    return {
+      events: () => n,
+      updateBatch: (next) => podSource.write(next),
+      updateEach: (next) => {
+        for (const p of next) podSource.write([p]);
+      },
+      updateService: () => {
+        throw new Error('the engine floor takes pod updates only');
+      },
+      outputs: () => workloads.values(),
+      stop: () => {},
+    };
+  },
 };
 
 export const rxkrt: Contender = {

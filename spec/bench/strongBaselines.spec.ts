@@ -3,8 +3,9 @@ import { assertSameOutputs, canonical, canonicalSet } from '../../bench/canonica
 import { HandWrittenController } from '../../bench/handWritten.js';
 import { StrongHandWrittenController } from '../../bench/strongHandWritten.js';
 import { ContractFloorController } from '../../bench/contractFloor.js';
+import { FloorDerived, FloorServiceIndex, FloorSource, floorWorkloadOf, type FloorEvent } from '../../bench/engineFloor.js';
 import { StrongHandPolicies, WeakHandPolicies } from '../../bench/b3HandPolicies.js';
-import type { Pod, Service } from '../../bench/fixtures.js';
+import { podKey, type Pod, type Service, type Workload } from '../../bench/fixtures.js';
 import type { Policy } from '../../bench/b3Data.js';
 
 /** A small deterministic generator (mulberry32), so that a failure replays. */
@@ -109,6 +110,52 @@ describe('the contract floor (B1 evidence)', () => {
       expect(() => floor.serviceEvent()).toThrow(/pod updates only/);
     },
   );
+});
+
+describe('the engine floor (B1 evidence)', () => {
+  it.each([1, 2, 3])(
+    'should emit what the strong controller emits for pod updates, one batch per write, frozen inputs and outputs (seed %i)',
+    (seed) => {
+      const r = rng(seed);
+      const services = Array.from({ length: 12 }, (_, i) => service(r, i));
+      const pods = Array.from({ length: 40 }, (_, i) => pod(r, i));
+      const floorEvents: string[] = [];
+      const strongEvents: string[] = [];
+      const source = new FloorSource<Pod>(pods, podKey);
+      const index = new FloorServiceIndex(new FloorSource<Service>(services, (s) => `${s.metadata.namespace}/${s.metadata.name}`));
+      const workloads = new FloorDerived<Pod, Workload>(source, floorWorkloadOf(index));
+      workloads.register((e: FloorEvent<Workload>) => floorEvents.push(canonical(e)));
+      const strong = StrongHandWrittenController.build(pods, services, (e) => strongEvents.push(canonical(e)));
+      expect(floorEvents).toEqual(strongEvents);
+      let pending: Pod[] = [];
+      for (let step = 0; step < 2000; step++) {
+        const i = r(40);
+        const next = pod(r, i);
+        pending.push(next);
+        strong.podEvent(`ns-${i % 2}/pod-${i}`, next);
+        if (r(8) === 0) {
+          source.write(pending);
+          strong.drain();
+          expect(pending.every((p) => Object.isFrozen(p))).toBe(true);
+          pending = [];
+          expect(floorEvents).toEqual(strongEvents);
+          expect(canonicalSet(workloads.values())).toBe(canonicalSet(strong.workloads.values()));
+          for (const w of workloads.values()) expect(Object.isFrozen(w)).toBe(true);
+        }
+      }
+    },
+  );
+
+  it('should refuse an output not keyed like its input', () => {
+    const source = new FloorSource<Pod>([], podKey);
+    const renamed = new FloorDerived<Pod, Workload>(source, (_ctx, p) => ({
+      metadata: { name: `${p.metadata.name}-x`, namespace: p.metadata.namespace },
+      ip: '',
+      serviceNames: [],
+    }));
+    expect(() => source.write([pod(rng(9), 1)])).toThrow(/not keyed like input ns-1\/pod-1/);
+    expect([...renamed.values()]).toEqual([]);
+  });
 });
 
 describe('the strong hand-written policy controller (B3)', () => {
