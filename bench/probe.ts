@@ -38,7 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { startApiServer } from '../src/apiserver/index.js';
 import { Countdown, IpAllocator, krtPods, krtServices, withNewIp, type Pod, type Service } from './fixtures.js';
-import { contractFloor, rxkrt, strongHand, type Contender } from './workloadContenders.js';
+import { contractFloor, engineFloor, rxkrt, strongHand, type Contender } from './workloadContenders.js';
 import { createPods, watchClientNode, watchRxkrt, watchRxkrtInformer, type Env, type RunCtx } from './b4Informer.js';
 import { forcedGc, median, minorGc } from './harness.js';
 import { newCollection, newNamespaceIndex, newStaticCollection } from '../src/index.js';
@@ -46,8 +46,9 @@ import { workloadOf } from './rxkrtWorkloads.js';
 import { buildPhases, stopSignal } from './probeColdBuild.js';
 import { buildCostChild, buildLayers, buildSizes } from './probeBuildCost.js';
 import { fetchLoop } from './probeFetchLoop.js';
+import { choice, defineCli, flag, integer, required, text } from './cli.js';
 
-const WORKLOAD_CONTENDERS: Contender[] = [strongHand, contractFloor, rxkrt];
+const WORKLOAD_CONTENDERS: Contender[] = [strongHand, contractFloor, engineFloor, rxkrt];
 const B4_WATCHERS: Record<string, (c: RunCtx) => Promise<void>> = {
   'client-node makeInformer': watchClientNode,
   'rxkrt newInformer alone': watchRxkrtInformer,
@@ -264,56 +265,99 @@ async function b4List(names: readonly string[], flags: B4Flags): Promise<void> {
   }
 }
 
+const PROBES = [
+  'build-loop',
+  'cold-build',
+  'build-phases',
+  'stop-signal',
+  'build-sizes',
+  'build-layers',
+  'fetch-loop',
+  'tx-loop',
+  'tx-cold',
+  'tx-layers',
+  'b4-list',
+] as const;
+type Probe = (typeof PROBES)[number];
+
+/** The options each probe takes (any other is refused rather than ignored). */
+const TAKES: Record<Probe, readonly string[]> = {
+  'build-loop': ['contender'],
+  'cold-build': ['contender', 'no-gc', 'keep'],
+  'build-phases': ['no-stop'],
+  'stop-signal': [],
+  'build-sizes': ['processes', 'child'],
+  'build-layers': ['processes', 'child'],
+  'fetch-loop': [],
+  'tx-loop': ['contender'],
+  'tx-cold': ['contender'],
+  'tx-layers': ['contender'],
+  'b4-list': ['contender', 'minor', 'gcs', 'alternate', 'forced'],
+};
+
+const cli = defineCli({
+  tool: 'bench:probe',
+  usage:
+    'bench:probe -- build-loop | cold-build [--no-gc] [--keep] | build-phases [--no-stop] | stop-signal | build-sizes [--processes N] | ' +
+    'build-layers [--processes N] | fetch-loop | tx-loop | tx-cold | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced]; ' +
+    'build-loop, cold-build, the tx probes and b4-list run each contender in a process of its own (--contender NAME: that one, here)',
+  options: {
+    contender: text(),
+    'no-gc': flag(),
+    keep: flag(),
+    'no-stop': flag(),
+    processes: integer({ min: 1 }),
+    child: flag(),
+    minor: flag(),
+    gcs: integer({ min: 1 }),
+    alternate: flag(),
+    forced: flag(),
+  },
+  positionals: { probe: required(choice(PROBES), 'missing <probe>') },
+  check: (v) => {
+    const given = Object.entries(v).filter(([k, x]) => k !== 'probe' && x !== undefined && x !== false);
+    const stray = given.find(([k]) => !TAKES[v.probe].includes(k));
+    if (stray !== undefined) return `${v.probe} takes no --${stray[0]}`;
+    const known = contendersOf(v.probe);
+    if (v.contender === undefined || known.includes(v.contender)) return undefined;
+    return `${v.probe} has no contender ${JSON.stringify(v.contender)} (contenders: ${known.join('; ')})`;
+  },
+});
+
+/** What `--contender` names for a probe: each runs in a process of its own unless one is named. */
+function contendersOf(probe: Probe): readonly string[] {
+  if (probe === 'b4-list') return Object.keys(B4_WATCHERS);
+  if (probe === 'tx-layers') return TX_LAYERS;
+  if (probe === 'tx-cold') return TX_COLD;
+  return WORKLOAD_CONTENDERS.map((c) => c.name);
+}
+
 async function main(): Promise<void> {
-  const [probe = '', ...rest] = process.argv.slice(2);
-  const at = rest.indexOf('--contender');
-  const flags = at < 0 ? rest : rest.filter((_, i) => i !== at && i !== at + 1);
-  const b4 = probe === 'b4-list';
-  if (probe === 'build-phases') return buildPhases(!rest.includes('--no-stop'));
+  const args = cli.parseOrExit();
+  const probe = args.probe;
+  if (probe === 'build-phases') return buildPhases(!args['no-stop']);
   if (probe === 'stop-signal') return stopSignal();
   if (probe === 'fetch-loop') return fetchLoop();
   if (probe === 'build-sizes' || probe === 'build-layers') {
-    const child = rest.indexOf('--child');
-    if (child >= 0) return buildCostChild(probe);
-    const p = rest.indexOf('--processes');
-    const processes = p < 0 ? 3 : Number(rest[p + 1]);
-    if (!(Number.isInteger(processes) && processes >= 1)) throw new Error('--processes needs an integer of 1 or more');
-    return probe === 'build-sizes' ? buildSizes(processes) : buildLayers(processes);
+    if (args.child) return buildCostChild(probe);
+    return probe === 'build-sizes' ? buildSizes(args.processes ?? 3) : buildLayers(args.processes ?? 3);
   }
-  if (!['build-loop', 'cold-build', 'tx-loop', 'tx-cold', 'tx-layers', 'b4-list'].includes(probe)) {
-    throw new Error(
-      `usage: bench:probe -- build-loop | cold-build [--no-gc] [--keep] | build-phases [--no-stop] | stop-signal | build-sizes [--processes N] | build-layers [--processes N] | fetch-loop | tx-loop | tx-cold | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced] (got ${JSON.stringify(probe)})`,
-    );
-  }
-  const gcsAt = flags.indexOf('--gcs');
-  const b4Flags: B4Flags = {
-    minor: flags.includes('--minor'),
-    gcs: gcsAt < 0 ? 2 : Number(flags[gcsAt + 1]),
-    forced: flags.includes('--forced'),
-  };
-  if (!(Number.isInteger(b4Flags.gcs) && b4Flags.gcs >= 1)) throw new Error('--gcs needs an integer of 1 or more');
-  if (b4 && flags.includes('--alternate')) return b4List(['client-node makeInformer', 'rxkrt newInformer → newCollection'], b4Flags);
-  if (at < 0) {
-    const names = b4
-      ? Object.keys(B4_WATCHERS)
-      : probe === 'tx-layers'
-        ? TX_LAYERS
-        : probe === 'tx-cold'
-          ? TX_COLD
-          : WORKLOAD_CONTENDERS.map((c) => c.name);
-    for (const name of names) {
-      const args = [...process.execArgv, fileURLToPath(import.meta.url), probe, ...flags, '--contender', name];
-      process.stdout.write(execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  const b4Flags: B4Flags = { minor: args.minor, gcs: args.gcs ?? 2, forced: args.forced };
+  if (probe === 'b4-list' && args.alternate) return b4List(['client-node makeInformer', 'rxkrt newInformer → newCollection'], b4Flags);
+  const name = args.contender;
+  if (name === undefined) {
+    for (const n of contendersOf(probe)) {
+      const child = [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2), '--contender', n];
+      process.stdout.write(execFileSync(process.execPath, child, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
     }
     return;
   }
-  const name = rest[at + 1]!;
-  if (b4) return b4List([name], b4Flags);
+  if (probe === 'b4-list') return b4List([name], b4Flags);
   if (probe === 'tx-layers') return txLayers(name);
   if (probe === 'tx-cold') return txCold(name);
   const c = WORKLOAD_CONTENDERS.find((x) => x.name === name)!;
   if (probe === 'build-loop') await buildLoop(c);
-  else if (probe === 'cold-build') await coldBuild(c, !flags.includes('--no-gc'), flags.includes('--keep'));
+  else if (probe === 'cold-build') await coldBuild(c, !args['no-gc'], args.keep);
   else txLoop(c);
 }
 
