@@ -9,6 +9,7 @@
 //   npm run bench:ab -- HEAD~1                  B1 (one batch, 1000 transactions) and B2 (burst, fan-out)
 //   npm run bench:ab -- main --only b1 --rounds 600
 //   npm run bench:ab -- main --only b1same      B1's batch where no Workload changes (each pod's phase flips)
+//   npm run bench:ab -- main --only b1sync      B1's initial sync: each op builds a graph of 1000 fresh pods
 //   npm run bench:ab -- 2bd0707 --quick         B2 at the quick shape (5k pods)
 //   npm run bench:ab -- main --only b1 --pairs 4 --rounds 100     8 processes: an interval over processes worth reading
 //
@@ -61,7 +62,7 @@ const SET_UP_ORDERS: ReadonlyArray<readonly Place[]> = [
   ['hand', 'here', 'other'],
 ];
 
-const SCENARIOS = ['b1', 'b1tx', 'b1same', 'b2'];
+const SCENARIOS = ['b1', 'b1tx', 'b1same', 'b1sync', 'b2'];
 
 /** Environment variable by which the parent process tells its children what this build is called. */
 const HERE_NAME = 'RXKRT_AB_HERE_NAME';
@@ -140,6 +141,54 @@ function b1Contenders(order: ReadonlyArray<Build | undefined>, ageGraphs: boolea
       op: separate ? (arg) => write(arg as Pod[]) : (arg) => b.engine.batch(() => write(arg as Pod[])),
       times: [],
     });
+  }
+  return out;
+}
+
+/** What a B1 initial sync keeps alive: each contender's resident graph (see `b1SyncContenders`). */
+const residents: unknown[] = [];
+
+/**
+ * B1's initial sync: each op builds a contender's graph from 1000 fresh pods (its last graph is stopped, and
+ * the pods made, untimed, before it). Each contender keeps a graph of 10 pods alive meanwhile, as
+ * `syncVariant` in b1Controllers.ts does: a process running a controller keeps V8's optimized code for it.
+ */
+function b1SyncContenders(order: ReadonlyArray<Build | undefined>, ageGraphs: boolean): Contender[] {
+  const out: Contender[] = [];
+  const check = (name: string, events: number): void => {
+    if (events !== 1000) throw new Error(`bench:ab b1sync: ${name} built ${events} Workloads of 1000 pods`);
+  };
+  for (const b of order) {
+    if (b === undefined) {
+      residents.push(StrongHandWrittenController.build(krtPods(10, new IpAllocator()), krtServices(), () => {}));
+      out.push({
+        name: 'hand-written',
+        prepare: () => krtPods(1000, new IpAllocator()),
+        op: (arg) => {
+          let n = 0;
+          StrongHandWrittenController.build(arg as Pod[], krtServices(), () => n++);
+          check('hand-written', n);
+        },
+        times: [],
+      });
+    } else {
+      residents.push(b.workloads.buildRxkrtWorkloads(krtPods(10, new IpAllocator()), krtServices()));
+      let built: { events: number; stop(): void } | undefined;
+      out.push({
+        name: b.name,
+        prepare: () => {
+          if (built !== undefined) check(b.name, built.events);
+          built?.stop();
+          built = undefined;
+          return krtPods(1000, new IpAllocator());
+        },
+        op: (arg) => {
+          built = b.workloads.buildRxkrtWorkloads(arg as Pod[], krtServices());
+        },
+        times: [],
+      });
+    }
+    if (ageGraphs) age();
   }
   return out;
 }
@@ -225,10 +274,12 @@ async function child(
   const inOrder = order.map((place) => builds.get(place));
   for (const scenario of args.only) {
     const isB2 = scenario === 'b2';
-    const rounds = args.rounds ?? (isB2 ? (args.quick ? 40 : 16) : 300);
+    const rounds = args.rounds ?? (isB2 ? (args.quick ? 40 : 16) : scenario === 'b1sync' ? 150 : 300);
     const contenders = isB2
       ? b2Contenders([...builds.values()], !args['no-age'], shapeOf(args))
-      : b1Contenders(inOrder, !args['no-age'], scenario === 'b1tx', scenario === 'b1same');
+      : scenario === 'b1sync'
+        ? b1SyncContenders(inOrder, !args['no-age'])
+        : b1Contenders(inOrder, !args['no-age'], scenario === 'b1tx', scenario === 'b1same');
     const ticks = cpuTicks();
     await run(contenders, rounds);
     const report: ChildReport = {
@@ -290,7 +341,9 @@ async function main(): Promise<void> {
     const isB2 = scenario === 'b2';
     const title = isB2
       ? `B2 (${shape.pods} pods): burst of ${shape.burst} updates, fan-out to ${shape.fanout}`
-      : `B1: 1000 pod updates ${scenario === 'b1tx' ? 'as 1000 transactions' : scenario === 'b1same' ? 'in one batch, changing no Workload' : 'in one batch'}`;
+      : scenario === 'b1sync'
+        ? 'B1: initial sync of 1000 pods (a graph built per op)'
+        : `B1: 1000 pod updates ${scenario === 'b1tx' ? 'as 1000 transactions' : scenario === 'b1same' ? 'in one batch, changing no Workload' : 'in one batch'}`;
     const steal = each.map((r) => (r.steal === undefined ? '?' : `${r.steal.toFixed(1)}`)).join(', ');
     console.log(`\n${title}, ${each[0]!.rounds} rounds in each process (CPU time stolen by other guests, %: ${steal})`);
     console.log(`  set up, process by process: ${orders.map((o) => `(${o})`).join(', ')}${isB2 ? ' (B2: the builds alone)' : ''}`);
