@@ -82,6 +82,8 @@ export class FloorSource<T> {
 export class FloorServiceIndex {
   private readonly byNamespace = new Map<string, AnchorIndex>();
 
+  // Filed as the hand-written controller files them, in a copy of its own (as the contract floor's is): a shared
+  // function's property loads would see the floor's frozen services and the baseline's unfrozen ones alike.
   constructor(services: FloorSource<Service>) {
     let rank = 0;
     for (const [key, svc] of services.state) {
