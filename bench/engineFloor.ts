@@ -10,9 +10,8 @@
 // observability) is what its engine adds; what this costs over the hand-written controller, a design of
 // this model cannot avoid. It takes pod updates only, as B1's scenarios make.
 import { equals } from '../src/index.js';
-import type { Pod, Service, Workload } from './fixtures.js';
-import { anchorOf, type AnchorIndex } from './strongHandWritten.js';
-import { selects } from './fixtures.js';
+import { selects, type Pod, type Service, type Workload } from './fixtures.js';
+import { anchorOf, insertByRank, type AnchorIndex } from './strongHandWritten.js';
 
 type Labels = Readonly<Record<string, string>>;
 
@@ -111,17 +110,7 @@ export class FloorServiceIndex {
       const bucket = anchors.get(k)?.get(labels[k]!);
       if (bucket === undefined) continue;
       for (const f of bucket.values()) {
-        if (!selects(f.svc.spec.selector, labels)) continue;
-        let i = found.length;
-        found.push(f.svc);
-        ranks.push(f.rank);
-        while (i > 0 && ranks[i - 1]! > f.rank) {
-          found[i] = found[i - 1]!;
-          ranks[i] = ranks[i - 1]!;
-          i--;
-        }
-        found[i] = f.svc;
-        ranks[i] = f.rank;
+        if (selects(f.svc.spec.selector, labels)) insertByRank(found, ranks, f.svc, f.rank);
       }
     }
     return found;

@@ -152,17 +152,20 @@ export function anchorOf(selector: Readonly<Record<string, string>>): string | u
   return undefined;
 }
 
-/** Inserts `name` into `names`, kept in order of `ranks` (a pod matches a handful of services at most). */
-export function insertByRank(names: string[], ranks: number[], name: string, rank: number): void {
-  let i = names.length;
-  names.push(name);
+/**
+ * Inserts `item` into `items`, kept in order of `ranks` (a pod matches a handful of services at most). It reads
+ * nothing of the items, so the floors share it with the baseline without making its property loads polymorphic.
+ */
+export function insertByRank<T>(items: T[], ranks: number[], item: T, rank: number): void {
+  let i = items.length;
+  items.push(item);
   ranks.push(rank);
   while (i > 0 && ranks[i - 1]! > rank) {
-    names[i] = names[i - 1]!;
+    items[i] = items[i - 1]!;
     ranks[i] = ranks[i - 1]!;
     i--;
   }
-  names[i] = name;
+  items[i] = item;
   ranks[i] = rank;
 }
 
