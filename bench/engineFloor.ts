@@ -16,7 +16,7 @@ import { anchorOf, insertByRank, type AnchorIndex } from './strongHandWritten.js
 type Labels = Readonly<Record<string, string>>;
 
 /** What one run fetched: the index, the key it read under and the labels it filtered with. */
-interface Fetched {
+export interface Fetched {
   readonly index: FloorServiceIndex;
   readonly key: string;
   readonly labels: Labels;
@@ -83,7 +83,7 @@ export class FloorServiceIndex {
 
   // Filed as the hand-written controller files them, in a copy of its own (as the contract floor's is): a shared
   // function's property loads would see the floor's frozen services and the baseline's unfrozen ones alike.
-  constructor(services: FloorSource<Service>) {
+  constructor(services: { readonly state: ReadonlyMap<string, Service> }) {
     let rank = 0;
     for (const [key, svc] of services.state) {
       const anchor = anchorOf(svc.spec.selector);
@@ -200,17 +200,25 @@ export class FloorDerived<
     this.changed.push(prev === undefined ? { type: 'add', new: out } : { type: 'update', old: prev, new: out });
   }
 
-  /** Files the input under what its run read, and out from under what its last run read. */
   private file(e: Entry<I, O>, fetched: Fetched | undefined): void {
-    const old = e.fetched;
-    e.fetched = fetched;
-    if (old?.index === fetched?.index && old?.key === fetched?.key) return;
-    if (old !== undefined) this.readers.get(old.key)?.delete(e);
-    if (fetched !== undefined) {
-      let s = this.readers.get(fetched.key);
-      if (s === undefined) this.readers.set(fetched.key, (s = new Set()));
-      s.add(e);
-    }
+    fileReader(this.readers, e, fetched);
+  }
+}
+
+/** Files an input under what its run read (`readers`: the inputs by the index key they read), and out from under what its last run read. */
+export function fileReader<E extends { fetched: Fetched | undefined }>(
+  readers: Map<string, Set<E>>,
+  e: E,
+  fetched: Fetched | undefined,
+): void {
+  const old = e.fetched;
+  e.fetched = fetched;
+  if (old?.index === fetched?.index && old?.key === fetched?.key) return;
+  if (old !== undefined) readers.get(old.key)?.delete(e);
+  if (fetched !== undefined) {
+    let s = readers.get(fetched.key);
+    if (s === undefined) readers.set(fetched.key, (s = new Set()));
+    s.add(e);
   }
 }
 

@@ -7,7 +7,7 @@ import { burstVariant, fanoutVariant, syncVariant as b2Sync } from './b2Scale.js
 import { FULL, QUICK, makePods } from './b2Shape.js';
 import { b3Rxkrt, b3StrongHand, b3Variant, QUICK_PODS } from './b3Policies.js';
 import { PODS as B3_PODS } from './b3Data.js';
-import { contractFloor, engineFloor, mobx, naive, rxkrt, strongHand } from './workloadContenders.js';
+import { contractFloor, engineFloor, leanEngine, mobx, naive, rxkrt, strongHand } from './workloadContenders.js';
 import { b4PairVariants } from './b4Informer.js';
 
 /**
@@ -135,6 +135,25 @@ export const PAIR_SCENARIOS: PairScenario[] = [
     variants: () => [b1Sync(strongHand, true), b1Sync(engineFloor)],
     rounds: (quick) => (quick ? { warmup: 2, runs: 5 } : { warmup: 10, runs: 60 }),
     targets: [{ variant: 'engine floor', over: 'hand-written' }],
+  },
+  // The lean engine (evidence, no target): the engine floor plus what the contract obliges an engine to do on
+  // B1's path; rxkrt's distance from it is what rxkrt's engine adds beyond the contract.
+  {
+    id: 'b1leantx',
+    title: 'B1 one transaction per update, lean engine',
+    variants: () => [
+      updateVariant(strongHand, true, { label: ' (drain per update)', baseline: true }),
+      updateVariant(leanEngine, true, { label: ' (1000 transactions)' }),
+    ],
+    rounds: fast,
+    targets: [{ variant: 'lean engine (1000 transactions)', over: 'hand-written (drain per update)' }],
+  },
+  {
+    id: 'b1leansync',
+    title: 'B1 initial sync, lean engine',
+    variants: () => [b1Sync(strongHand, true), b1Sync(leanEngine)],
+    rounds: (quick) => (quick ? { warmup: 2, runs: 5 } : { warmup: 10, runs: 60 }),
+    targets: [{ variant: 'lean engine', over: 'hand-written' }],
   },
   {
     id: 'b1event',

@@ -38,7 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { startApiServer } from '../src/apiserver/index.js';
 import { Countdown, IpAllocator, krtPods, krtServices, withNewIp, type Pod, type Service } from './fixtures.js';
-import { contractFloor, engineFloor, rxkrt, strongHand, type Contender } from './workloadContenders.js';
+import { contractFloor, engineFloor, leanEngine, rxkrt, strongHand, type Contender } from './workloadContenders.js';
 import { createPods, watchClientNode, watchRxkrt, watchRxkrtInformer, type Env, type RunCtx } from './b4Informer.js';
 import { forcedGc, median, minorGc } from './harness.js';
 import { newCollection, newNamespaceIndex, newStaticCollection } from '../src/index.js';
@@ -48,7 +48,7 @@ import { buildCostChild, buildLayers, buildSizes } from './probeBuildCost.js';
 import { fetchLoop } from './probeFetchLoop.js';
 import { choice, defineCli, flag, integer, required, text } from './cli.js';
 
-const WORKLOAD_CONTENDERS: Contender[] = [strongHand, contractFloor, engineFloor, rxkrt];
+const WORKLOAD_CONTENDERS: Contender[] = [strongHand, contractFloor, engineFloor, leanEngine, rxkrt];
 const B4_WATCHERS: Record<string, (c: RunCtx) => Promise<void>> = {
   'client-node makeInformer': watchClientNode,
   'rxkrt newInformer alone': watchRxkrtInformer,

@@ -6,6 +6,8 @@ import { HandWrittenController } from './handWritten.js';
 import { StrongHandWrittenController } from './strongHandWritten.js';
 import { ContractFloorController } from './contractFloor.js';
 import { FloorDerived, FloorServiceIndex, FloorSource, floorWorkloadOf } from './engineFloor.js';
+import { LeanDerived, LeanServiceIndex, LeanSource } from './leanEngine.js';
+import { leanBatch } from './leanTransactions.js';
 import { buildRxkrtWorkloads, type RxkrtWorkloads } from './rxkrtWorkloads.js';
 import { buildMobxWorkloads, type MobxWorkloads } from './mobxWorkloads.js';
 import { NaiveController } from './naiveWorkloads.js';
@@ -106,6 +108,36 @@ export const engineFloor: Contender = {
       },
       outputs: () => workloads.values(),
       stop: () => {},
+    };
+  },
+};
+
+/** The engine floor plus what rxkrt's contract obliges an engine to do on B1's path (`leanEngine.ts`); pod updates only. */
+export const leanEngine: Contender = {
+  name: 'lean engine',
+  build: (pods, services) => {
+    const abort = new AbortController();
+    const podSource = new LeanSource<Pod>(pods, 'Pods', abort.signal);
+    const index = new LeanServiceIndex(new LeanSource<Service>(services, 'Services', abort.signal));
+    const workloads = new LeanDerived<Pod, Workload>(podSource, floorWorkloadOf(index), 'Workloads', abort.signal);
+    let n = 0;
+    workloads.register(() => {
+      n++;
+    });
+    return {
+      events: () => n,
+      updateBatch: (next) =>
+        leanBatch(() => {
+          for (const p of next) podSource.updateObject(p);
+        }),
+      updateEach: (next) => {
+        for (const p of next) podSource.updateObject(p);
+      },
+      updateService: () => {
+        throw new Error('the lean engine takes pod updates only');
+      },
+      outputs: () => workloads.values(),
+      stop: () => abort.abort(),
     };
   },
 };

@@ -6,41 +6,8 @@ import { ContractFloorController } from '../../bench/contractFloor.js';
 import { FloorDerived, FloorServiceIndex, FloorSource, floorWorkloadOf, type FloorEvent } from '../../bench/engineFloor.js';
 import { StrongHandPolicies, WeakHandPolicies } from '../../bench/b3HandPolicies.js';
 import { podKey, type Pod, type Service, type Workload } from '../../bench/fixtures.js';
+import { labels, pod, rng, service } from '../helpers/workloadData.js';
 import type { Policy } from '../../bench/b3Data.js';
-
-/** A small deterministic generator (mulberry32), so that a failure replays. */
-function rng(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) % n) as number;
-  };
-}
-
-const LABEL_KEYS = ['app', 'tier', 'shard'];
-const VALUES = ['a', 'b', 'c'];
-
-function labels(r: (n: number) => number): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of LABEL_KEYS) if (r(3) > 0) out[k] = VALUES[r(3)]!;
-  return out;
-}
-
-function pod(r: (n: number) => number, i: number): Pod {
-  const ip = r(5) === 0 ? undefined : `10.0.0.${r(250)}`;
-  return {
-    metadata: { name: `pod-${i}`, namespace: `ns-${i % 2}`, labels: labels(r) },
-    spec: { serviceAccountName: 'sa' },
-    status: ip === undefined ? { phase: 'Pending' } : { phase: 'Running', podIP: ip },
-  };
-}
-
-function service(r: (n: number) => number, i: number): Service {
-  return { metadata: { name: `svc-${i}`, namespace: `ns-${i % 2}` }, spec: { selector: labels(r) } };
-}
 
 describe('canonical (bench output checks)', () => {
   it('should sort keys and arrays, and drop undefined fields', () => {
