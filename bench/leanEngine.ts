@@ -250,7 +250,7 @@ export class LeanDerived<I extends Named, O extends Named> implements LeanNode, 
     try {
       out = this.transform(ctx, e.input!);
     } catch (err) {
-      // The last good output stays, and so does the reverse-index filing of what its run read.
+      // The last good output stays, filed under what the last good run read (rxkrt also files the failed run's reads).
       if (ctx.stale) this.retryLater(e, ctx);
       else this.fail(e, `transform failed: ${err instanceof Error ? err.message : String(err)}`);
       return;
