@@ -51,7 +51,8 @@ export class LeanSource<T extends { metadata: { name: string; namespace: string 
   readonly synced = true;
   readonly state = new Map<string, T>();
   readonly dependents: LeanDependent<T>[] = [];
-  readonly counters: LeanCounters = { recomputations: 0, batches: 0, events: 0, errors: 0 };
+  /** Writes taken (a source runs no transform, emits no batch and has no run to fail: it counts nothing else). */
+  writes = 0;
   private disposed = false;
 
   constructor(
@@ -84,7 +85,7 @@ export class LeanSource<T extends { metadata: { name: string; namespace: string 
 
   private write(key: string, next: T): void {
     this.state.set(key, next);
-    this.counters.events++;
+    this.writes++;
     const dependents = this.dependents;
     for (let i = 0; i < dependents.length; i++) dependents[i]!.receive(key, next);
   }

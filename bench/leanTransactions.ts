@@ -1,11 +1,10 @@
 // The lean engine's transactions (`leanEngine.ts`): a write opens one unless one is open; the commit flushes
 // the dirty nodes in rank order, then calls the handlers of every batch; writes made meanwhile run as the next.
 
-export interface LeanEvent<O> {
-  readonly type: 'add' | 'update' | 'delete';
-  readonly old?: O;
-  readonly new?: O;
-}
+import type { FloorEvent } from './engineFloor.js';
+
+/** The engine floor's event: the two engines hand out the same shape. */
+export type LeanEvent<O> = FloorEvent<O>;
 
 /** What a node of the graph offers the transaction: its rank, and a flush run once per transaction. */
 export interface LeanNode {

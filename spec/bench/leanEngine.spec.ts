@@ -175,12 +175,27 @@ describe('the lean engine (B1 evidence)', () => {
     expect(batches).toEqual([1]);
   });
 
-  it('should stop on its stop signal: writes refused, nothing delivered', () => {
+  it('should stop on its stop signal: the derived collection lets go of its source, a stopped source refuses writes', () => {
     const r = rng(10);
-    const g = graph([], []);
-    g.abort.abort();
-    expect(g.workloads.isDisposed()).toBe(true);
-    expect(() => g.source.updateObject(pod(r, 1))).toThrow(/updateObject on "Pods": the collection was stopped/);
-    expect(g.events).toEqual([]);
+    const sourceStop = new AbortController();
+    const workloadsStop = new AbortController();
+    const source = new LeanSource<Pod>([], 'Pods', sourceStop.signal);
+    const index = new LeanServiceIndex(new LeanSource<Service>([], 'Services', sourceStop.signal));
+    const workloads = new LeanDerived<Pod, Workload>(source, floorWorkloadOf(index), 'Workloads', workloadsStop.signal);
+    const seen: string[] = [];
+    workloads.register((e) => seen.push(e.type));
+    source.updateObject({ ...pod(r, 1), status: { phase: 'Running', podIP: '10.9.0.1' } });
+    expect(seen).toEqual(['add']);
+    workloadsStop.abort();
+    expect(workloads.isDisposed()).toBe(true);
+    expect(source.dependents).toEqual([]);
+    // The source still takes writes; the stopped collection neither recomputes nor delivers.
+    source.updateObject({ ...pod(r, 1), status: { phase: 'Running', podIP: '10.9.0.2' } });
+    expect(source.writes).toBe(2);
+    expect(seen).toEqual(['add']);
+    expect([...workloads.values()].map((w) => w.ip)).toEqual(['10.9.0.1']);
+    sourceStop.abort();
+    expect(() => source.updateObject(pod(r, 2))).toThrow(/updateObject on "Pods": the collection was stopped/);
+    expect(source.writes).toBe(2);
   });
 });
