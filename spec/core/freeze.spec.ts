@@ -22,6 +22,19 @@ describe('freezeInput / freezeOutput', () => {
     }
   });
 
+  it('should freeze a plain object whatever its own `constructor` key holds, and leave a class instance, as immer does', () => {
+    setStrictMode(false);
+    class Point {
+      x = 1;
+    }
+    for (const freeze of [freezeInput, freezeOutput]) {
+      // The first fails the fast path's test (`constructor === Object`) and immer freezes it; the second passes it.
+      expect(Object.isFrozen(freeze({ constructor: 'x', a: 1 }))).toBe(true);
+      expect(Object.isFrozen(freeze({ constructor: Object, a: 1 }))).toBe(true);
+      expect(Object.isFrozen(freeze(new Point()))).toBe(false);
+    }
+  });
+
   it('should freeze deeply in strict mode', () => {
     setStrictMode(true);
     const o = freezeInput({ a: { b: { c: [1, { d: 2 }] } } });

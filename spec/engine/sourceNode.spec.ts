@@ -1,5 +1,17 @@
-import { describe, it, expect } from '@jest/globals';
-import { newStaticCollection, newCollection, mapCollection, collectionStats, batch, type Event } from '../../src/index.js';
+import { describe, it, expect, jest } from '@jest/globals';
+import { Subject, queueScheduler } from 'rxjs';
+import {
+  newStaticCollection,
+  newCollection,
+  mapCollection,
+  collectionStats,
+  collectionFromEvents,
+  batch,
+  fetch,
+  type Event,
+} from '../../src/index.js';
+import { internal } from '../../src/engine/internalCollection.js';
+import { countEventTypesWhile } from '../../src/engine/counters.js';
 
 // How a source folds the writes of one transaction into one event per key. The first key of a transaction
 // is kept apart from the rest (no map for single-write transactions), and unconditional writes
@@ -284,6 +296,119 @@ describe('SourceNode write folding', () => {
       d.registerBatch((b) => void own.push(b.map((e) => `${e.type}/${(e.new ?? e.old)!.metadata.name}`)), false);
       writeTwice(d);
       expect(own).toEqual([['add/z', 'update/a', 'update/b']]);
+    });
+  });
+
+  // A derived collection whose parent is a source takes each write as it happens (key and value) instead of
+  // the source's batch; a one-write transaction that nothing else reads then builds no event at all.
+  describe('writes handed to derived collections as they happen', () => {
+    const label = (e: Event<Named>): string => `${e.type}/${(e.new ?? e.old)!.metadata.name}${e.new ? `=${e.new.v}` : ''}`;
+
+    it('should build no batch for a write that only derived collections read, and count it all the same', () => {
+      const c = newStaticCollection<Named>([named('a', 1)]);
+      const doubled = newCollection(c, (_ctx, o) => ({ metadata: o.metadata, v: o.v * 2 }));
+      const seen: string[] = [];
+      doubled.register((e) => void seen.push(label(e)));
+      const emit = jest.spyOn(c as unknown as { emit(): void }, 'emit');
+      c.updateObject(named('a', 2));
+      c.updateObject(named('b', 1));
+      c.deleteObject('ns/a');
+      expect(emit).not.toHaveBeenCalled();
+      expect(seen).toEqual(['add/a=2', 'update/a=4', 'add/b=2', 'delete/a']);
+      expect(collectionStats(c)).toMatchObject({ batches: 3, events: 3 });
+      // A handler on the source needs its batch again.
+      const own: string[] = [];
+      c.register((e) => void own.push(label(e)));
+      c.updateObject(named('b', 7));
+      expect(emit).toHaveBeenCalledTimes(1);
+      expect(own).toEqual(['add/b=1', 'update/b=7']);
+      expect(seen.at(-1)).toBe('update/b=14');
+    });
+
+    it('should count the events it builds no batch for by type while metrics ask for it', () => {
+      const c = newStaticCollection<Named>([named('a', 1)]);
+      newCollection(c, (_ctx, o) => o);
+      const counters = internal(c).counters;
+      c.updateObject(named('a', 2)); // not counted by type: nobody asked yet
+      const stop = countEventTypesWhile();
+      try {
+        c.updateObject(named('b', 1));
+        c.updateObject(named('b', 2));
+        c.deleteObject('ns/a');
+        c.conditionalUpdateObject(named('b', 2)); // no change: no event
+      } finally {
+        stop();
+      }
+      expect(counters).toMatchObject({ batches: 4, events: 4, adds: 1, updates: 1, deletes: 1 });
+    });
+
+    it('should not recompute for a write that would make no event (unforced, equal to what it replaces)', () => {
+      const events$ = new Subject<Event<Named>>();
+      const c = collectionFromEvents<Named>(events$, { scheduler: queueScheduler });
+      let runs = 0;
+      const copy = newCollection(c, (_ctx, o) => {
+        runs++;
+        return { metadata: o.metadata, v: o.v };
+      });
+      events$.next({ type: 'add', new: named('a', 1) });
+      expect(runs).toBe(1);
+      events$.next({ type: 'update', old: named('a', 1), new: named('a', 1) });
+      expect(runs).toBe(1);
+      expect(collectionStats(c).events).toBe(1);
+      events$.next({ type: 'update', old: named('a', 1), new: named('a', 2) });
+      expect(runs).toBe(2);
+      expect(copy.getKey('ns/a')?.v).toBe(2);
+    });
+
+    it('should recompute a key written away and back in one transaction once, and emit nothing for it', () => {
+      const c = newStaticCollection<Named>([named('a', 1), named('b', 1)]);
+      let runs = 0;
+      const copy = newCollection(c, (_ctx, o) => {
+        runs++;
+        return { metadata: o.metadata, v: o.v };
+      });
+      const seen: string[] = [];
+      copy.register((e) => void seen.push(label(e)));
+      const before = copy.getKey('ns/a');
+      runs = 0;
+      batch(() => {
+        c.conditionalUpdateObject(named('a', 2));
+        c.conditionalUpdateObject(named('a', 1));
+      });
+      expect(runs).toBe(1);
+      expect(seen).toEqual(['add/a=1', 'add/b=1']);
+      expect(copy.getKey('ns/a')).toBe(before);
+    });
+
+    it('should still hand its batch to a derived collection whose transform fetches the parent', () => {
+      const c = newStaticCollection<Named>([named('a', 1), named('b', 2)]);
+      // Each output sums every object of the parent: a write to one key must recompute every input.
+      const sums = newCollection(c, (ctx, o) => ({ metadata: o.metadata, v: fetch(ctx, c).reduce((n, x) => n + x.v, 0) }));
+      const emit = jest.spyOn(c as unknown as { emit(): void }, 'emit');
+      c.updateObject(named('a', 10));
+      expect(emit).toHaveBeenCalledTimes(1);
+      expect(sums.getKey('ns/a')?.v).toBe(12);
+      expect(sums.getKey('ns/b')?.v).toBe(12);
+    });
+
+    it('should stop handing writes to a derived collection once it is stopped', () => {
+      const c = newStaticCollection<Named>([named('a', 1)]);
+      const stop = new AbortController();
+      let runs = 0;
+      const copy = newCollection(
+        c,
+        (_ctx, o) => {
+          runs++;
+          return { metadata: o.metadata, v: o.v };
+        },
+        { stop: stop.signal },
+      );
+      stop.abort();
+      expect(internal(c).subscriberCount()).toBe(0);
+      c.updateObject(named('a', 2));
+      expect(runs).toBe(1);
+      expect(copy.getKey('ns/a')?.v).toBe(1);
+      expect(collectionStats(c).events).toBe(1);
     });
   });
 });

@@ -289,6 +289,15 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
     return false;
   }
 
+  /** @internal No handler and no dependent would read a batch (each takes the writes as they happen, see `ignoresBatchesOf`). */
+  protected batchUnread(): boolean {
+    if (this.handlers.size > 0) return false;
+    const dependents = this.dependents;
+    for (let i = 0; i < dependents.length; i++)
+      if (dependents[i]!.ignoresBatchesOf?.(this as InternalCollection<unknown>) !== true) return false;
+    return true;
+  }
+
   /** Writes one key of the state and keeps the indexes and the selector lookup in step. */
   protected setState(key: string, value: T | undefined): void {
     this.stateVersion++;

@@ -56,6 +56,16 @@ export function countEventTypesWhile(): () => void {
   };
 }
 
+/** @internal Counts a one-event batch that nobody reads (so none was built), as `countByType` and `emit` would. */
+export function countUnreadEvent(counters: CollectionCounters, type: Event<unknown>['type']): void {
+  counters.batches++;
+  counters.events++;
+  if (!countEventTypes) return;
+  if (type === 'add') counters.adds++;
+  else if (type === 'update') counters.updates++;
+  else counters.deletes++;
+}
+
 /** @internal Adds a committed batch's events to the per-type counters. */
 export function countByType(counters: CollectionCounters, events: readonly Event<unknown>[]): void {
   for (let i = 0; i < events.length; i++) {

@@ -36,6 +36,11 @@ export interface InternalCollection<T> extends Collection<T> {
   /** Adds a node that receives this collection's batches inside the transaction. */
   addDependent(node: Dependent): void;
   removeDependent(node: Dependent): void;
+  /**
+   * Asks a collection that `taker` already depends on to hand it each write as it happens (see
+   * `WriteTaker`); true when it will. Sources do; a collection without the method only emits batches.
+   */
+  handWritesTo?(taker: WriteTaker): boolean;
   /** What the collection has done since it was built (read by `collectionStats` and metrics). */
   readonly counters: CollectionCounters;
   /** Counts, logs and emits an error on `errors$` after the commit. */
@@ -61,6 +66,22 @@ export interface Dependent {
    * may come more than once. A source read by nothing else (no handler either) then skips folding its batch.
    */
   readonly takesRepeatedKeys?: boolean;
+  /**
+   * Whether this node has no use for `from`'s batches: it takes that collection's writes as they happen
+   * (`WriteTaker`) and reads nothing else of its batches. A source whose every reader says so, and which has
+   * no handler, builds no batch at all.
+   */
+  ignoresBatchesOf?(from: InternalCollection<unknown>): boolean;
+}
+
+/**
+ * @internal A derived collection whose parent is a source: it takes each write of the parent as a key and a
+ * value (undefined: deleted) while the transaction is open, instead of reading the parent's batch, so a
+ * one-write transaction builds no event for it. Writes of a value equal to the one they replace (and not
+ * forced) are not handed over, as they would make no event.
+ */
+export interface WriteTaker extends Dependent {
+  takeWrite(key: string, value: unknown): void;
 }
 
 /** @internal A secondary index over one collection, kept in step with its state. */

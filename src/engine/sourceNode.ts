@@ -1,12 +1,14 @@
 // The base of source collections: writes land in the state at once and leave as one compacted batch per transaction.
 import type { Event } from '../core/event.js';
 import type { CollectionOptions } from '../core/types.js';
+import type { Dependent, WriteTaker } from './internalCollection.js';
 import { beginIfIdle, commitOpened, isOpen, mutate, schedule, scheduleSync } from './transaction.js';
 import { CollectionNode } from './collectionNode.js';
 import { TransformError, UsageError } from '../core/errors.js';
 import { ScratchList } from './buffers/scratchList.js';
 import { batchArray } from './buffers/batchArray.js';
 import { storedKey } from '../core/keyOf.js';
+import { countUnreadEvent } from './counters.js';
 
 /**
  * @internal A collection fed from outside the graph. Reads inside a transaction see its writes at once;
@@ -34,6 +36,8 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
   private readonly restForced = new ScratchList<boolean>();
   protected override readonly emitsEqualUpdates = true;
   private markedSynced: boolean;
+  /** Derived collections of this source, handed each write as it happens (see `WriteTaker`). */
+  private readonly writeTakers: WriteTaker[] = [];
 
   constructor(opts: CollectionOptions<never> | undefined, defaultName: string, synced: boolean) {
     super(opts, defaultName);
@@ -64,6 +68,17 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
 
   protected upstreamReady(): boolean {
     return this.markedSynced;
+  }
+
+  handWritesTo(taker: WriteTaker): boolean {
+    if (!this.writeTakers.includes(taker)) this.writeTakers.push(taker);
+    return true;
+  }
+
+  override removeDependent(node: Dependent): void {
+    super.removeDependent(node);
+    const i = this.writeTakers.indexOf(node as WriteTaker);
+    if (i >= 0) this.writeTakers.splice(i, 1);
   }
 
   /** Writes one key in the open transaction, or as a transaction of its own (no closure when one is open). */
@@ -104,16 +119,29 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     }
     if (key === this.firstKey) this.firstNext = next;
     this.setState(key, next);
+    const takers = this.writeTakers;
+    if (takers.length === 0) return;
+    // A write that would make no event (not forced, equal to what it replaces) recomputes nothing downstream.
+    if (!forced && cur !== undefined && next !== undefined && this.sameValue(cur, next)) return;
+    for (let i = 0; i < takers.length; i++) takers[i]!.takeWrite(key, next);
   }
 
   flush(): void {
     const first = this.firstKey;
     if (first === undefined) return;
-    const firstEvent = this.change(this.firstOld, this.firstNext, this.firstForced);
+    const firstOld = this.firstOld;
+    const firstNext = this.firstNext;
     this.firstKey = undefined;
     this.firstOld = undefined;
     this.firstNext = undefined;
     const keys = this.restKeys;
+    if (keys.length === 0 && this.batchUnread()) {
+      // Read by write takers alone, a one-write transaction is only counted: no event, no batch.
+      const type = this.changeType(firstOld, firstNext, this.firstForced);
+      if (type !== undefined) countUnreadEvent(this.counters, type);
+      return;
+    }
+    const firstEvent = this.change(firstOld, firstNext, this.firstForced);
     if (keys.length === 0) {
       // Exact-size literals: a `push`ed array gets a 17-slot store, for every single-event transaction.
       if (firstEvent !== undefined) this.emit([firstEvent], [first]);
@@ -190,6 +218,13 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     this.restOld.reset();
     this.restNext.reset();
     this.restForced.reset();
+  }
+
+  /** The type of the event that takes a key from `old` to `next` (undefined: absent), if any. */
+  private changeType(old: T | undefined, next: T | undefined, forced: boolean): Event<T>['type'] | undefined {
+    if (old === undefined) return next === undefined ? undefined : 'add';
+    if (next === undefined) return 'delete';
+    return forced || !this.sameValue(old, next) ? 'update' : undefined;
   }
 
   /** The event that takes a key from `old` to `next` (undefined: absent), if any. */

@@ -476,3 +476,102 @@ describe('DerivedCollection flush of many inputs', () => {
     expect(batches[1]).toEqual(['update:b=8']);
   });
 });
+
+// A rerun of an input that owns the one output named like itself settles without staging (the common case of a
+// 1:1 collection); every other result takes the general path. Both must end in the same state and events.
+describe('DerivedCollection settling a 1:1 rerun', () => {
+  interface Obj {
+    metadata: { name: string; namespace?: string };
+    v: number;
+  }
+  const obj = (name: string, v: number): Obj => ({ metadata: { name }, v });
+  const label = (e: { type: string; old?: Obj; new?: Obj }): string =>
+    `${e.type}/${(e.new ?? e.old)!.metadata.name}${e.new ? `=${e.new.v}` : ''}`;
+  let log: ReturnType<typeof captureLog> | undefined;
+  afterEach(() => {
+    log?.restore();
+    log = undefined;
+  });
+
+  it('should keep the visible object for an equal rerun, and replace it frozen for a changed one', () => {
+    const src = newStaticCollection<Obj>([obj('a', 1)]);
+    const out = newCollection(src, (_ctx, o) => ({ metadata: { name: o.metadata.name }, v: Math.floor(o.v / 10) }));
+    const seen: string[] = [];
+    out.register((e) => void seen.push(label(e)));
+    const first = out.getKey('a')!;
+    src.updateObject(obj('a', 5));
+    expect(out.getKey('a')).toBe(first);
+    src.updateObject(obj('a', 25));
+    const second = out.getKey('a')!;
+    expect(second).not.toBe(first);
+    expect(Object.isFrozen(second)).toBe(true);
+    expect(seen).toEqual(['add/a=0', 'update/a=2']);
+  });
+
+  it('should report an equals that throws on a rerun and count the outputs as different', () => {
+    log = captureLog();
+    const src = newStaticCollection<Obj>([obj('a', 1)]);
+    const out = newCollection(src, (_ctx, o) => ({ metadata: { name: o.metadata.name }, v: o.v }), {
+      name: 'Out',
+      equals: () => {
+        throw new Error('no compare');
+      },
+    });
+    const errors: string[] = [];
+    out.errors$.subscribe((e) => errors.push(e.message));
+    const seen: string[] = [];
+    out.register((e) => void seen.push(label(e)));
+    src.updateObject(obj('a', 1));
+    expect(seen).toEqual(['add/a=1', 'update/a=1']);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('"Out"');
+    expect(errors[0]).toContain('no compare');
+  });
+
+  it('should move an output that stops being named like its input, and take it back when it is again', () => {
+    const src = newStaticCollection<Obj>([obj('a', 1)]);
+    const out = newCollection(src, (_ctx, o) => ({ metadata: { name: o.v > 1 ? `${o.metadata.name}-big` : o.metadata.name }, v: o.v }));
+    const seen: string[] = [];
+    out.register((e) => void seen.push(label(e)));
+    src.updateObject(obj('a', 2));
+    expect(out.getKey('a')).toBeUndefined();
+    expect(out.getKey('a-big')?.v).toBe(2);
+    src.updateObject(obj('a', 1));
+    src.updateObject(obj('a', 0));
+    expect(seen).toEqual(['add/a=1', 'add/a-big=2', 'delete/a', 'add/a=1', 'delete/a-big', 'update/a=0']);
+    expect([...out.list()].map((o) => o.metadata.name)).toEqual(['a']);
+  });
+
+  it('should keep a contested key with its owner when the owner reruns, and hand it on when the owner lets go', () => {
+    log = captureLog();
+    const src = newStaticCollection<Obj>([obj('a', 1), obj('b', 1)]);
+    // b claims a's key while its value is 1: a conflict, a keeps the key.
+    const out = newCollection(src, (_ctx, o) => ({
+      metadata: { name: o.metadata.name === 'b' && o.v === 1 ? 'a' : o.metadata.name },
+      v: o.v * 10 + (o.metadata.name === 'a' ? 1 : 2),
+    }));
+    expect(out.getKey('a')?.v).toBe(11);
+    src.updateObject(obj('a', 3)); // the owner reruns: it keeps the key, b still waits
+    expect(out.getKey('a')?.v).toBe(31);
+    src.updateObject(obj('a', 4));
+    expect(out.getKey('a')?.v).toBe(41);
+    src.deleteObject('a'); // the owner lets go: b's output takes the key
+    expect(out.getKey('a')?.v).toBe(12);
+  });
+
+  it('should keep the last good output of an input whose rerun fails, and settle its next good run', () => {
+    log = captureLog();
+    const src = newStaticCollection<Obj>([obj('a', 1)]);
+    const out = newCollection(src, (_ctx, o) => {
+      if (o.v < 0) throw new Error('negative');
+      return { metadata: { name: o.metadata.name }, v: o.v };
+    });
+    const seen: string[] = [];
+    out.register((e) => void seen.push(label(e)));
+    src.updateObject(obj('a', -1));
+    expect(out.getKey('a')?.v).toBe(1);
+    src.updateObject(obj('a', 3));
+    src.updateObject(obj('a', 3));
+    expect(seen).toEqual(['add/a=1', 'update/a=3']);
+  });
+});

@@ -9,8 +9,9 @@ import { TransformError, UsageError } from '../../core/errors.js';
 import { InvariantError } from '../../core/strict.js';
 import type { CollectionDump, CollectionOptions, HandlerContext } from '../../core/types.js';
 import { isPropagating, schedule, scheduleSync } from '../transaction.js';
-import type { InternalCollection } from '../internalCollection.js';
+import type { InternalCollection, WriteTaker } from '../internalCollection.js';
 import { ScratchList } from '../buffers/scratchList.js';
+import { DerivedInbox } from './derivedInbox.js';
 import { isThenable } from '../thenable.js';
 import { wouldCycle } from '../graph.js';
 import { DependencyIndex } from './dependencyIndex.js';
@@ -39,15 +40,9 @@ export type ManyTransform<I, O> = (ctx: HandlerContext, input: I) => readonly O[
  * their transforms and settles each result into the output side (`DerivedOutputs`). The dependency index
  * finds the inputs a fetched collection's change affects; the transform context records what a run fetched.
  */
-export class DerivedCollection<I, O> extends DerivedOutputs<O> {
+export class DerivedCollection<I, O> extends DerivedOutputs<O> implements WriteTaker {
   private readonly deps: DependencyIndex<KeyEntry<O>>;
-  /** The parent's batches since the last flush, and their keys. */
-  private readonly parentEvents = new ScratchList<readonly Event<unknown>[]>();
-  private readonly parentKeys = new ScratchList<readonly string[]>();
-  /** Batches of fetched collections since the last flush: source uid, events and keys, side by side. */
-  private readonly depSources = new ScratchList<number>();
-  private readonly depEvents = new ScratchList<readonly Event<unknown>[]>();
-  private readonly depKeys = new ScratchList<readonly string[]>();
+  private readonly inbox = new DerivedInbox();
   /** The inputs to recompute in the running flush, each once (marked `queued` while on it). */
   private readonly affected = new ScratchList<KeyEntry<O>>();
   /** Inputs whose run was abandoned because it read a collection that had not committed yet (rerun next flush). */
@@ -72,6 +67,8 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
    * index's first and last use of the parent, so that a parent's batch costs no lookup in the index.
    */
   private fetchesParent = false;
+  /** The parent is a source that hands each write over (`takeWrite`): its batches carry nothing new for the inputs. */
+  private readonly parentHandsWrites: boolean;
   /** A parent's batch may name a key twice (see `flush`: each event sets the input's value, the last one stays). */
   readonly takesRepeatedKeys = true;
   constructor(
@@ -102,6 +99,7 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
       this.entries,
     );
     parent.addDependent(this);
+    this.parentHandsWrites = parent.handWritesTo?.(this) === true;
     // Live from construction: nobody is registered yet, so this first batch goes nowhere (later batches of an
     // open transaction recompute idempotently). The parent's own key strings are kept, never a second copy.
     parent.forEachKeyed((input, key) => {
@@ -116,49 +114,36 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
     this.evaluateSync();
   }
 
+  /** A write of the parent (a source), as it happens: the input takes the value and is queued for the flush. */
+  takeWrite(key: string, value: unknown): void {
+    if (this.disposed) return;
+    this.takeInput(key, value);
+    schedule(this);
+  }
+
+  /** @internal The parent's value for an input key (undefined: gone): the entry keeps it and is queued. */
+  takeInput(key: string, value: unknown): void {
+    const rec = this.record(key);
+    rec.input = value;
+    this.queue(rec);
+  }
+
+  ignoresBatchesOf(from: InternalCollection<unknown>): boolean {
+    return this.parentHandsWrites && !this.fetchesParent && from === (this.parent as InternalCollection<unknown>);
+  }
+
   override receive(from: InternalCollection<unknown>, events: readonly Event<unknown>[], keys: readonly string[]): void {
     if (this.disposed) return;
-    if (from === (this.parent as InternalCollection<unknown>)) {
-      this.parentEvents.push(events);
-      this.parentKeys.push(keys);
-    }
+    if (from === (this.parent as InternalCollection<unknown>) && !this.parentHandsWrites) this.inbox.fromParent(events, keys);
     // The parent's batch also goes through the dependency index when some transform fetched the parent.
-    if (from !== (this.parent as InternalCollection<unknown>) || this.fetchesParent) {
-      this.depSources.push(from.uid);
-      this.depEvents.push(events);
-      this.depKeys.push(keys);
-    }
+    if (from !== (this.parent as InternalCollection<unknown>) || this.fetchesParent) this.inbox.fromFetched(from.uid, events, keys);
     schedule(this);
   }
 
   flush(): void {
     const affected = this.affected;
-    // The parent's batches carry each input's committed value (a later event overrides an earlier one, also in
-    // one batch, which a source read by derived collections alone does not fold); the entry keeps it.
-    const parentBatches = this.parentKeys.length;
-    for (let b = 0; b < parentBatches; b++) {
-      const keys = this.parentKeys.at(b);
-      const events = this.parentEvents.at(b);
-      for (let i = 0; i < keys.length; i++) {
-        const rec = this.record(keys[i]!);
-        rec.input = events[i]!.new;
-        this.queue(rec);
-      }
-    }
-    // Most flushes have batches from the parent alone, or from fetched collections alone: the lists of the
-    // other kind are empty, and emptying them is a call each, paid by every single-update transaction.
-    if (parentBatches > 0) {
-      this.parentKeys.reset();
-      this.parentEvents.reset();
-    }
-    if (this.depSources.length > 0) {
-      for (let b = 0; b < this.depSources.length; b++) {
-        this.deps.collectAffected(this.depSources.at(b), this.depEvents.at(b), this.depKeys.at(b), affected);
-      }
-      this.depSources.reset();
-      this.depEvents.reset();
-      this.depKeys.reset();
-    }
+    this.inbox.drainParent(this);
+    this.inbox.drainFetched(this.deps, affected);
     if (this.retry.length > 0) {
       const again = this.retry;
       this.retry = [];
@@ -305,6 +290,17 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
    * good result.
    */
   private settle(rec: KeyEntry<O>, result: unknown, deps: DepList, stale: boolean, discarded: boolean): void {
+    if (this.singleOutput && !stale && !discarded) {
+      try {
+        if (this.applyOwnOutput(rec, result)) {
+          this.setDeps(rec, deps);
+          return;
+        }
+      } catch (e) {
+        this.fail(rec, deps, e);
+        return;
+      }
+    }
     const staged = this.staged;
     try {
       if (this.singleOutput) this.stageOne(result as O | undefined | null, rec);
@@ -374,11 +370,7 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> {
   protected onDispose(): void {
     this.parent.removeDependent(this);
     for (const src of [...this.deps.sources()]) src.removeDependent(this);
-    this.parentKeys.reset();
-    this.parentEvents.reset();
-    this.depSources.reset();
-    this.depEvents.reset();
-    this.depKeys.reset();
+    this.inbox.clear();
     this.ledger.settleChanged();
     this.retry = [];
   }

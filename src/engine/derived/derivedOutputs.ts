@@ -109,6 +109,23 @@ export abstract class DerivedOutputs<O> extends CollectionNode<O> implements Led
     this.emit(events, keys);
   }
 
+  /**
+   * Applies the common rerun of a 1:1 collection without staging it: `rec` produced one output named like
+   * itself before, owns it, and nothing else is on its entry (no waiting input, error or kept result).
+   * Returns false, having changed nothing, for any other result (the general path stages it); throws what
+   * the freeze throws (the run's failure).
+   */
+  protected applyOwnOutput(rec: KeyEntry<O>, o: unknown): boolean {
+    if (!this.keysFollowNames || rec.owner !== rec || rec.oneValue === undefined || rec.hasRare() || !sameObjectName(o, rec.input))
+      return false;
+    if (!this.ledger.same(rec.value!, o as O, rec.key)) {
+      const next = freezeOutput(o as O);
+      rec.oneValue = next;
+      this.ledger.replaceOwn(rec, next);
+    }
+    return true;
+  }
+
   /** Stages the result of a single-output transform. */
   protected stageOne(o: O | undefined | null, rec: KeyEntry<O>): void {
     if (o === undefined || o === null) return;

@@ -165,6 +165,11 @@ export class KeyEntry<O> implements TrackedInput {
     if (this.rare !== undefined) this.goodDeps = null;
   }
 
+  /** Whether any of the rare state (several outputs, inputs waiting, a failing run's state) is set. */
+  hasRare(): boolean {
+    return this.rare !== undefined;
+  }
+
   private dropRareIfEmpty(): void {
     const r = this.rare!;
     if (r.many === undefined && r.waiting === undefined && r.goodDeps === null && r.error === undefined) this.rare = undefined;

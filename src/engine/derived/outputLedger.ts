@@ -129,6 +129,11 @@ export class OutputLedger<O> {
     this.host.visibleChanged(slot.key, old, value);
   }
 
+  /** A new visible value for an output its own input owns, known to differ from the one it replaces. */
+  replaceOwn(slot: KeyEntry<O>, value: O): void {
+    this.put(slot, value);
+  }
+
   /** `equals` for outputs; a user `equals` that throws counts as "different" and is reported. */
   same(a: O, b: O, key: string): boolean {
     if (a === b) return true;
