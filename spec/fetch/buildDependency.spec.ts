@@ -130,6 +130,13 @@ describe('buildIndexedDependency', () => {
     }
   });
 
+  it('should refuse an index of another collection, with no filter or one selector filter as with any other', () => {
+    const other = internal(newStaticCollection<Service>([])) as InternalCollection<unknown>;
+    for (const filters of [[], [filterSelectsNonEmpty(labels)], [filterLabel(labels)]]) {
+      expect(() => buildIndexedDependency(other, handle, 'a', filters)).toThrow(/belongs to collection/);
+    }
+  });
+
   it('should not reuse a record of a partialFetch (it suppresses updates) for a plain fetch', () => {
     const partial = buildDependency(source, [filterIndex(byName, 'a')], () => true);
     expect(buildIndexedDependency(source, handle, 'a', [], partial)).not.toBe(partial);

@@ -55,6 +55,13 @@ export function buildIndexedDependency(
   previous?: Dependency,
 ): Dependency {
   if (previous !== undefined && repeatsIndexed(previous, source, handle, key, filters)) return previous;
+  // The common first fetch through an index (`selectsNonEmpty` or nothing besides) needs no parse: the record
+  // it would fold to is built at once. The index's own collection is `source`, as `fetchIndexed` passes it.
+  if (handle.source === source) {
+    if (filters.length === 0) return new DependencyRecord(source, handle, key, undefined, undefined);
+    const only = filters[0]!;
+    if (filters.length === 1 && only.kind === 'selectsNonEmpty') return new DependencyRecord(source, handle, key, only.labels, undefined);
+  }
   const d = start(source);
   setIndex(d, handle, key);
   for (const f of filters) applyFilter(d, f);

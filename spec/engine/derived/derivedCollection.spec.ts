@@ -575,3 +575,63 @@ describe('DerivedCollection settling a 1:1 rerun', () => {
     expect(seen).toEqual(['add/a=1', 'update/a=3']);
   });
 });
+
+// A first output named like its input, which nobody else produces, is claimed without staging; while the
+// collection builds its initial state, without noting it for a batch either (the state reaches handlers as
+// their replay).
+describe('DerivedCollection claiming a first output named like its input', () => {
+  interface Obj {
+    metadata: { name: string };
+    v: number;
+  }
+  const obj = (name: string, v: number): Obj => ({ metadata: { name }, v });
+  const label = (e: { type: string; old?: Obj; new?: Obj }): string =>
+    `${e.type}/${(e.new ?? e.old)!.metadata.name}${e.new ? `=${e.new.v}` : ''}`;
+  // An input with a negative value produces nothing; `alias` names its output after another input.
+  const transform = (_ctx: unknown, o: Obj & { alias?: string }): Obj | undefined =>
+    o.v < 0 ? undefined : { metadata: { name: o.alias ?? o.metadata.name }, v: o.v };
+
+  it('should build its initial state without a batch, and replay it to a handler', () => {
+    const src = newStaticCollection<Obj>([obj('a', 1), obj('b', -1), obj('c', 3)]);
+    const out = newCollection(src, transform);
+    expect(internal(out).size).toBe(2);
+    expect(Object.isFrozen(out.getKey('a'))).toBe(true);
+    const seen: string[] = [];
+    out.register((e) => void seen.push(label(e)));
+    expect(seen).toEqual(['add/a=1', 'add/c=3']);
+  });
+
+  it('should emit an add for a first output after the build, and for an input that produced nothing before', () => {
+    const src = newStaticCollection<Obj>([obj('b', -1)]);
+    const out = newCollection(src, transform);
+    const seen: string[] = [];
+    out.register((e) => void seen.push(label(e)));
+    src.updateObject(obj('a', 1));
+    src.updateObject(obj('b', 2));
+    batch(() => {
+      src.updateObject(obj('c', 3));
+      src.deleteObject('c');
+    });
+    expect(seen).toEqual(['add/a=1', 'add/b=2']);
+    expect(internal(out).size).toBe(2);
+    expect(out.getKey('c')).toBeUndefined();
+  });
+
+  it('should leave a key another input produces with that input, in the build and after it', () => {
+    const log = captureLog();
+    try {
+      const src = newStaticCollection<Obj & { alias?: string }>([{ ...obj('x', 9), alias: 'a' }, obj('a', 1)]);
+      const out = newCollection(src, transform);
+      // x came first and produces "a": a's own output waits behind it.
+      expect(out.getKey('a')?.v).toBe(9);
+      src.deleteObject('x');
+      expect(out.getKey('a')?.v).toBe(1);
+      src.updateObject({ ...obj('y', 7), alias: 'b' });
+      src.updateObject(obj('b', 2));
+      expect(out.getKey('b')?.v).toBe(7);
+      expect(internal(out).size).toBe(2);
+    } finally {
+      log.restore();
+    }
+  });
+});

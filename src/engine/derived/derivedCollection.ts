@@ -102,12 +102,17 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> implements WriteT
     this.parentHandsWrites = parent.handWritesTo?.(this) === true;
     // Live from construction: nobody is registered yet, so this first batch goes nowhere (later batches of an
     // open transaction recompute idempotently). The parent's own key strings are kept, never a second copy.
-    parent.forEachKeyed((input, key) => {
-      const rec = this.record(key);
-      rec.input = input;
-      this.recompute(rec, true);
-    });
-    this.settleRuns();
+    this.ledger.building = true;
+    try {
+      parent.forEachKeyed((input, key) => {
+        const rec = this.record(key);
+        rec.input = input;
+        this.recompute(rec, true);
+      });
+      this.settleRuns();
+    } finally {
+      this.ledger.building = false;
+    }
     this.ledger.settleChanged();
     this.ledger.reportConflicts();
     this.start(opts);

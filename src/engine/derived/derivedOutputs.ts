@@ -110,19 +110,30 @@ export abstract class DerivedOutputs<O> extends CollectionNode<O> implements Led
   }
 
   /**
-   * Applies the common rerun of a 1:1 collection without staging it: `rec` produced one output named like
-   * itself before, owns it, and nothing else is on its entry (no waiting input, error or kept result).
-   * Returns false, having changed nothing, for any other result (the general path stages it); throws what
-   * the freeze throws (the run's failure).
+   * Applies the common run of a 1:1 collection without staging it: an output named like its input, by an
+   * input with nothing else on its entry (no waiting input, several outputs, error or kept result), which
+   * either owns that output already (a rerun) or produced nothing and nobody else produces its key (a
+   * first run). Returns false, having changed nothing, for any other result (the general path stages it);
+   * throws what the freeze throws (the run's failure).
    */
   protected applyOwnOutput(rec: KeyEntry<O>, o: unknown): boolean {
-    if (!this.keysFollowNames || rec.owner !== rec || rec.oneValue === undefined || rec.hasRare() || !sameObjectName(o, rec.input))
-      return false;
-    if (!this.ledger.same(rec.value!, o as O, rec.key)) {
-      const next = freezeOutput(o as O);
-      rec.oneValue = next;
-      this.ledger.replaceOwn(rec, next);
+    if (!this.keysFollowNames || rec.hasRare()) return false;
+    const owner = rec.owner;
+    if (owner === rec) {
+      if (rec.oneValue === undefined || !sameObjectName(o, rec.input)) return false;
+      if (!this.ledger.same(rec.value!, o as O, rec.key)) {
+        const next = freezeOutput(o as O);
+        rec.oneValue = next;
+        this.ledger.replaceOwn(rec, next);
+      }
+      return true;
     }
+    if (owner !== undefined || rec.oneValue !== undefined || !sameObjectName(o, rec.input)) return false;
+    const next = freezeOutput(o as O);
+    rec.oneKey = rec.key;
+    rec.oneValue = next;
+    rec.applied = true;
+    this.ledger.claimOwn(rec, next);
     return true;
   }
 

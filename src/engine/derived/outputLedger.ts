@@ -112,6 +112,12 @@ export class OutputLedger<O> {
     }
   }
 
+  /**
+   * Set while the collection builds its initial state, which nobody receives as a batch (it reaches a
+   * handler as its replay): a first output claimed then is not noted for one (see `claimOwn`).
+   */
+  building = false;
+
   /** Makes `value` the visible value of a slot, remembering the value before the batch's first change. */
   private put(slot: KeyEntry<O>, value: O | undefined): void {
     if (!slot.changed) {
@@ -132,6 +138,20 @@ export class OutputLedger<O> {
   /** A new visible value for an output its own input owns, known to differ from the one it replaces. */
   replaceOwn(slot: KeyEntry<O>, value: O): void {
     this.put(slot, value);
+  }
+
+  /** An input's first output under its own key, which nobody produces: it owns it from now on. */
+  claimOwn(slot: KeyEntry<O>, value: O): void {
+    slot.owner = slot;
+    if (this.building) this.putQuietly(slot, value);
+    else this.put(slot, value);
+  }
+
+  /** `put` of a first value while building: no batch will hold the change. */
+  private putQuietly(slot: KeyEntry<O>, value: O): void {
+    this.visibleCount++;
+    slot.value = value;
+    this.host.visibleChanged(slot.key, undefined, value);
   }
 
   /** `equals` for outputs; a user `equals` that throws counts as "different" and is reported. */
