@@ -391,6 +391,49 @@ describe('SourceNode write folding', () => {
       expect(sums.getKey('ns/b')?.v).toBe(12);
     });
 
+    it('should compare each write once, and emit nothing for a key written away and back, with handlers and derived readers', () => {
+      let compared = 0;
+      const c = newStaticCollection<Named>([named('a', 1), named('b', 1)], {
+        equals: (x, y) => {
+          compared++;
+          return x.v === y.v;
+        },
+      });
+      const copy = newCollection(c, (_ctx, o) => ({ metadata: o.metadata, v: o.v }));
+      const own: string[] = [];
+      c.register((e) => void own.push(label(e)));
+      const derived: string[] = [];
+      copy.register((e) => void derived.push(label(e)));
+      c.conditionalUpdateObject(named('a', 2)); // compared once, by conditionalUpdateObject
+      expect(compared).toBe(1);
+      batch(() => {
+        c.conditionalUpdateObject(named('a', 3)); // the first key, away and back
+        c.conditionalUpdateObject(named('a', 2));
+        c.conditionalUpdateObject(named('b', 2)); // a later key, away and back
+        c.conditionalUpdateObject(named('b', 1));
+      });
+      expect(own).toEqual(['add/a=1', 'add/b=1', 'update/a=2']);
+      expect(derived).toEqual(['add/a=1', 'add/b=1', 'update/a=2']);
+      // Fed unconditionally (as an informer is), a write read by a derived collection alone is compared once.
+      const events$ = new Subject<Event<Named>>();
+      let fedCompared = 0;
+      const fed = collectionFromEvents<Named>(events$, {
+        scheduler: queueScheduler,
+        equals: (x, y) => {
+          fedCompared++;
+          return x.v === y.v;
+        },
+      });
+      const fedCopy = newCollection(fed, (_ctx, o) => ({ metadata: o.metadata, v: o.v }));
+      events$.next({ type: 'add', new: named('a', 1) });
+      events$.next({ type: 'update', old: named('a', 1), new: named('a', 2) });
+      expect(fedCompared).toBe(1);
+      events$.next({ type: 'update', old: named('a', 2), new: named('a', 2) });
+      expect(fedCompared).toBe(2);
+      expect(fedCopy.getKey('ns/a')?.v).toBe(2);
+      expect(collectionStats(fed).events).toBe(2);
+    });
+
     it('should stop handing writes to a derived collection once it is stopped', () => {
       const c = newStaticCollection<Named>([named('a', 1)]);
       const stop = new AbortController();

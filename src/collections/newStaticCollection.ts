@@ -42,7 +42,7 @@ class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<
     this.run(() => {
       const cur = this.state.get(key);
       if (cur !== undefined && this.eq(cur, v)) return;
-      this.write(key, v, false);
+      this.write(key, v, false, true);
     });
   }
 
@@ -66,7 +66,7 @@ class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<
       for (const k of [...this.state.keys()]) if (!next.has(k)) this.write(k, undefined, false);
       for (const [k, v] of next) {
         const cur = this.state.get(k);
-        if (cur === undefined || !this.eq(cur, v)) this.write(k, v, false);
+        if (cur === undefined || !this.eq(cur, v)) this.write(k, v, false, true);
       }
     });
   }

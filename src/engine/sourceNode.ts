@@ -10,6 +10,12 @@ import { batchArray } from './buffers/batchArray.js';
 import { storedKey } from '../core/keyOf.js';
 import { countUnreadEvent } from './counters.js';
 
+/** What a write found when it compared its value with the one it replaced (see `SourceNode.write`). */
+type Compared = 0 | 1 | 2;
+const UNCOMPARED: Compared = 0;
+const DIFFERENT: Compared = 1;
+const EQUAL: Compared = 2;
+
 /**
  * @internal A collection fed from outside the graph. Reads inside a transaction see its writes at once;
  * downstream sees one batch per transaction, where several writes to one key fold into one event.
@@ -24,6 +30,8 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
   private firstOld: T | undefined = undefined;
   private firstNext: T | undefined = undefined;
   private firstForced = false;
+  /** What comparing the first key's only write with its value before found, if anything (see `write`). */
+  private firstCompared: Compared = UNCOMPARED;
   /**
    * Every further write of this transaction, in order: key, value before, value written, unconditional.
    * A flush folds them into one event per key. Plain lists, with nothing keyed: whether some key was
@@ -34,6 +42,8 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
   private readonly restOld = new ScratchList<T | undefined>();
   private readonly restNext = new ScratchList<T | undefined>();
   private readonly restForced = new ScratchList<boolean>();
+  /** Per further write: what comparing it with the value it replaced found (a repeated key compares again). */
+  private readonly restCompared = new ScratchList<Compared>();
   protected override readonly emitsEqualUpdates = true;
   private markedSynced: boolean;
   /** Derived collections of this source, handed each write as it happens (see `WriteTaker`). */
@@ -96,33 +106,44 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     }
   }
 
-  /** Writes one key inside the current transaction (callers wrap in `mutate`). */
-  protected write(key: string, next: T | undefined, forced: boolean): void {
+  /**
+   * Writes one key inside the current transaction (callers wrap in `mutate`). `differsFromCur`: the caller
+   * compared `next` with the value it replaces and found them different, so nobody compares them again.
+   */
+  protected write(key: string, next: T | undefined, forced: boolean, differsFromCur = false): void {
     const cur = this.state.get(key);
     if (cur === undefined) {
       if (next === undefined) return;
       // A new key: the string the state keeps, and the events and every downstream entry share.
       key = storedKey(key);
     }
+    const takers = this.writeTakers;
+    // Derived collections take the write now, unless it would make no event (unforced, equal to what it
+    // replaces). The answer is kept for the flush, which so compares each write once.
+    let compared: Compared = differsFromCur ? DIFFERENT : UNCOMPARED;
+    if (compared === UNCOMPARED && takers.length > 0 && !forced && cur !== undefined && next !== undefined) {
+      compared = this.sameValue(cur, next) ? EQUAL : DIFFERENT;
+    }
     if (this.firstKey === undefined) {
       this.firstKey = key;
       this.firstOld = cur;
       this.firstForced = forced;
+      this.firstCompared = compared;
       schedule(this);
     } else if (key === this.firstKey) {
       if (forced) this.firstForced = true;
+      // Compared with the first write's value, not with the value before the transaction.
+      this.firstCompared = UNCOMPARED;
     } else {
       this.restKeys.push(key);
       this.restOld.push(cur);
       this.restNext.push(next);
       this.restForced.push(forced);
+      this.restCompared.push(compared);
     }
     if (key === this.firstKey) this.firstNext = next;
     this.setState(key, next);
-    const takers = this.writeTakers;
-    if (takers.length === 0) return;
-    // A write that would make no event (not forced, equal to what it replaces) recomputes nothing downstream.
-    if (!forced && cur !== undefined && next !== undefined && this.sameValue(cur, next)) return;
+    if (takers.length === 0 || compared === EQUAL) return;
     for (let i = 0; i < takers.length; i++) takers[i]!.takeWrite(key, next);
   }
 
@@ -137,11 +158,11 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     const keys = this.restKeys;
     if (keys.length === 0 && this.batchUnread()) {
       // Read by write takers alone, a one-write transaction is only counted: no event, no batch.
-      const type = this.changeType(firstOld, firstNext, this.firstForced);
+      const type = this.changeType(firstOld, firstNext, this.firstForced, this.firstCompared);
       if (type !== undefined) countUnreadEvent(this.counters, type);
       return;
     }
-    const firstEvent = this.change(firstOld, firstNext, this.firstForced);
+    const firstEvent = this.change(firstOld, firstNext, this.firstForced, this.firstCompared);
     if (keys.length === 0) {
       // Exact-size literals: a `push`ed array gets a 17-slot store, for every single-event transaction.
       if (firstEvent !== undefined) this.emit([firstEvent], [first]);
@@ -171,7 +192,7 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
         m = this.foldRepeated(out, outKeys, firstEvent !== undefined ? 1 : 0);
         break;
       }
-      const e = this.change(old, next, this.restForced.at(i));
+      const e = this.change(old, next, this.restForced.at(i), this.restCompared.at(i));
       if (e === undefined) continue;
       out[m] = e;
       outKeys[m++] = key;
@@ -218,20 +239,26 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     this.restOld.reset();
     this.restNext.reset();
     this.restForced.reset();
+    this.restCompared.reset();
   }
 
   /** The type of the event that takes a key from `old` to `next` (undefined: absent), if any. */
-  private changeType(old: T | undefined, next: T | undefined, forced: boolean): Event<T>['type'] | undefined {
+  private changeType(old: T | undefined, next: T | undefined, forced: boolean, compared = UNCOMPARED): Event<T>['type'] | undefined {
     if (old === undefined) return next === undefined ? undefined : 'add';
     if (next === undefined) return 'delete';
-    return forced || !this.sameValue(old, next) ? 'update' : undefined;
+    return forced || this.differ(old, next, compared) ? 'update' : undefined;
   }
 
   /** The event that takes a key from `old` to `next` (undefined: absent), if any. */
-  private change(old: T | undefined, next: T | undefined, forced: boolean): Event<T> | undefined {
+  private change(old: T | undefined, next: T | undefined, forced: boolean, compared = UNCOMPARED): Event<T> | undefined {
     if (old === undefined) return next === undefined ? undefined : { type: 'add', new: next };
     if (next === undefined) return { type: 'delete', old };
-    return forced || !this.sameValue(old, next) ? { type: 'update', old, new: next } : undefined;
+    return forced || this.differ(old, next, compared) ? { type: 'update', old, new: next } : undefined;
+  }
+
+  /** Whether two present values differ, trusting what the write found when it compared them. */
+  private differ(old: T, next: T, compared: Compared): boolean {
+    return compared === UNCOMPARED ? !this.sameValue(old, next) : compared === DIFFERENT;
   }
 
   /** `equals` that never throws out of a commit: a user `equals` that throws counts as "different" and is reported. */
