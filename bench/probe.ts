@@ -10,8 +10,9 @@
 //                `--no-gc` keeps the pause and drops the gcs; `--keep` stops the last build after the scavenges,
 //                not before, so that its outputs survive them as a graph in use does (in a bench:pairs process the
 //                other contender's graph is in use). Node flags go before the script (see the docs)
-//   build-phases rxkrt's B1 graph built a step at a time, each step timed, cold as in cold-build: the stop signal,
-//                each source, the index, Workloads, the handler; `--no-stop` builds it without a stop signal
+//   build-phases B1's graph built a step at a time, each step timed, cold as in cold-build, by rxkrt and by the lean
+//                engine (each in a process of its own): the stop signal, each source, the index, Workloads, the
+//                handler; `--no-stop` builds rxkrt's alone, without a stop signal
 //   stop-signal  what Node charges for a fresh stop signal, cold: a controller, its signal, a listener on it
 //   tx-loop      1000 pod updates, one transaction (rxkrt) or drain (the others) each, warm loop: ms per 1000
 //   tx-cold      1000 one-key transactions (rxkrt) or drains per update (hand-written), each run after two
@@ -43,7 +44,7 @@ import { createPods, watchClientNode, watchRxkrt, watchRxkrtInformer, type Env, 
 import { forcedGc, median, minorGc } from './harness.js';
 import { newCollection, newNamespaceIndex, newStaticCollection } from '../src/index.js';
 import { workloadOf } from './rxkrtWorkloads.js';
-import { buildPhases, stopSignal } from './probeColdBuild.js';
+import { BUILD_PHASE_CONTENDERS, buildPhases, stopSignal, type BuildPhaseContender } from './probeColdBuild.js';
 import { buildCostChild, buildLayers, buildSizes } from './probeBuildCost.js';
 import { fetchLoop } from './probeFetchLoop.js';
 import { choice, defineCli, flag, integer, required, text } from './cli.js';
@@ -284,7 +285,7 @@ type Probe = (typeof PROBES)[number];
 const TAKES: Record<Probe, readonly string[]> = {
   'build-loop': ['contender'],
   'cold-build': ['contender', 'no-gc', 'keep'],
-  'build-phases': ['no-stop'],
+  'build-phases': ['no-stop', 'contender'],
   'stop-signal': [],
   'build-sizes': ['processes', 'child'],
   'build-layers': ['processes', 'child'],
@@ -300,7 +301,7 @@ const cli = defineCli({
   usage:
     'bench:probe -- build-loop | cold-build [--no-gc] [--keep] | build-phases [--no-stop] | stop-signal | build-sizes [--processes N] | ' +
     'build-layers [--processes N] | fetch-loop | tx-loop | tx-cold | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced]; ' +
-    'build-loop, cold-build, the tx probes and b4-list run each contender in a process of its own (--contender NAME: that one, here)',
+    'build-loop, cold-build, build-phases, the tx probes and b4-list run each contender in a process of its own (--contender NAME: that one, here)',
   options: {
     contender: text(),
     'no-gc': flag(),
@@ -318,6 +319,8 @@ const cli = defineCli({
     const given = Object.entries(v).filter(([k, x]) => k !== 'probe' && x !== undefined && x !== false);
     const stray = given.find(([k]) => !TAKES[v.probe].includes(k));
     if (stray !== undefined) return `${v.probe} takes no --${stray[0]}`;
+    if (v.probe === 'build-phases' && v['no-stop'] && v.contender === 'lean engine')
+      return 'the lean engine always takes a stop signal: --no-stop is for rxkrt';
     const known = contendersOf(v.probe);
     if (v.contender === undefined || known.includes(v.contender)) return undefined;
     return `${v.probe} has no contender ${JSON.stringify(v.contender)} (contenders: ${known.join('; ')})`;
@@ -329,13 +332,13 @@ function contendersOf(probe: Probe): readonly string[] {
   if (probe === 'b4-list') return Object.keys(B4_WATCHERS);
   if (probe === 'tx-layers') return TX_LAYERS;
   if (probe === 'tx-cold') return TX_COLD;
+  if (probe === 'build-phases') return BUILD_PHASE_CONTENDERS;
   return WORKLOAD_CONTENDERS.map((c) => c.name);
 }
 
 async function main(): Promise<void> {
   const args = cli.parseOrExit();
   const probe = args.probe;
-  if (probe === 'build-phases') return buildPhases(!args['no-stop']);
   if (probe === 'stop-signal') return stopSignal();
   if (probe === 'fetch-loop') return fetchLoop();
   if (probe === 'build-sizes' || probe === 'build-layers') {
@@ -346,7 +349,9 @@ async function main(): Promise<void> {
   if (probe === 'b4-list' && args.alternate) return b4List(['client-node makeInformer', 'rxkrt newInformer → newCollection'], b4Flags);
   const name = args.contender;
   if (name === undefined) {
-    for (const n of contendersOf(probe)) {
+    // Without a stop signal only rxkrt builds (the lean engine's collections always take one).
+    const names = probe === 'build-phases' && args['no-stop'] ? ['rxkrt'] : contendersOf(probe);
+    for (const n of names) {
       const child = [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2), '--contender', n];
       process.stdout.write(execFileSync(process.execPath, child, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
     }
@@ -355,6 +360,7 @@ async function main(): Promise<void> {
   if (probe === 'b4-list') return b4List([name], b4Flags);
   if (probe === 'tx-layers') return txLayers(name);
   if (probe === 'tx-cold') return txCold(name);
+  if (probe === 'build-phases') return buildPhases(!args['no-stop'], name as BuildPhaseContender);
   const c = WORKLOAD_CONTENDERS.find((x) => x.name === name)!;
   if (probe === 'build-loop') await buildLoop(c);
   else if (probe === 'cold-build') await coldBuild(c, !args['no-gc'], args.keep);
