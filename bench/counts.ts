@@ -35,7 +35,8 @@
 //            64-byte lines, and whose: its 10 largest functions, or N with --functions N; its first process runs
 //            with callgrind's --dump-instr=yes)  --branches (also simulate branch prediction, callgrind's
 //            --branch-sim=yes, and print mispredicted branches per update, conditional and indirect together, in
-//            the table and by function)
+//            the table and by function)  --lean (also count the lean engine, bench/leanEngine.ts, in B1's
+//            scenarios)
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -58,10 +59,12 @@ import { codeFootprint, type CodeFootprint } from './codeFootprint.js';
 import { defineCli, flag, idList, integer, text, type ArgsOf } from './cli.js';
 
 const SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx'];
+/** The lean engine's row (`--lean`). */
+const LEAN = 'lean engine';
 
 const CLI = defineCli({
   tool: 'bench:counts',
-  usage: `bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N] [--footprint] [--branches]`,
+  usage: `bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N] [--footprint] [--branches] [--lean]`,
   options: {
     only: idList('scenario', SCENARIOS, SCENARIOS),
     repeats: integer({ min: 1 }, 3),
@@ -78,6 +81,8 @@ const CLI = defineCli({
     footprint: flag(),
     /** Simulate branch prediction too, and print the mispredicted branches. */
     branches: flag(),
+    /** Count the lean engine (bench/leanEngine.ts) too, in B1's scenarios (it takes pod updates only). */
+    lean: flag(),
   },
   positionals: { revision: text() },
   check: (a) => {
@@ -95,7 +100,7 @@ type Args = ArgsOf<typeof CLI>;
 interface Job {
   scenario: string;
   contender: string;
-  /** The dist folder, or 'hand' for the hand-written controller. */
+  /** The dist folder, 'hand' for the hand-written controller, or 'lean' for the lean engine. */
   target: string;
 }
 
@@ -324,6 +329,10 @@ async function main(): Promise<void> {
     otherName = other.sha === hereName ? `${other.sha}(other)` : other.sha;
     contenders.push({ name: otherName, target: other.dist });
   }
+  if (args.lean) contenders.push({ name: LEAN, target: 'lean' });
+  /** The lean engine takes pod updates only: B2's scenarios leave it out. */
+  const contendersOf = (scenario: string): typeof contenders =>
+    scenario === 'b1' || scenario === 'b1tx' ? contenders : contenders.filter((c) => c.target !== 'lean');
   console.log(
     `bench:counts: per update, under callgrind (I1 ${args.i1} KB, D1 32 KB, LL ${args.ll} KB; B2 at ${args.pods} pods); node ${process.version}; ` +
       `median of ${args.repeats} processes per contender, ${args.ops} measured ops each after ${args.warm} untimed ones, each op after two scavenges`,
@@ -331,7 +340,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rxkrt-counts-'));
   try {
     const jobs: Job[] = [];
-    for (const scenario of args.only) for (const c of contenders) jobs.push({ scenario, contender: c.name, target: c.target });
+    for (const scenario of args.only) for (const c of contendersOf(scenario)) jobs.push({ scenario, contender: c.name, target: c.target });
     const results = await runAll(jobs, args, dir);
     for (const scenario of args.only) {
       const processesOf = (contender: string): Counted[] =>
@@ -342,6 +351,7 @@ async function main(): Promise<void> {
         `  ${'contender'.padEnd(22)} ${'instructions'.padStart(12)} ${'L1d misses'.padStart(11)} ${'LL misses'.padStart(10)} ${'est. cycles'.padStart(12)} ${'L1i misses'.padStart(11)}${args.branches ? ` ${'mispredicts'.padStart(11)}` : ''}  ${'spread'.padStart(7)}  × hand-written`,
       );
       const sums = new Map<string, { median: PerUpdate; spread: number }>();
+      const contenders = contendersOf(scenario);
       for (const c of contenders) {
         sums.set(c.name, medianPerUpdate(processesOf(c.name).map((r) => perUpdate(r.totals, updates))));
       }

@@ -6,9 +6,9 @@
 // the gcs and compilations it triggers) and nothing of the set-up. Before each measured op two scavenges (not
 // counted) leaves the simulated caches as the harness leaves the real ones.
 //
-// `hand` is the strong hand-written controller (strongHandWritten.ts).
+// `hand` is the strong hand-written controller (strongHandWritten.ts), `lean` the lean engine (leanEngine.ts; B1 only).
 //
-//   node --allow-natives-syntax --expose-gc build/bench/countsChild.js <dist folder | hand> <scenario> <pods> <warm-up ops> <measured ops>
+//   node --allow-natives-syntax --expose-gc build/bench/countsChild.js <dist folder | hand | lean> <scenario> <pods> <warm-up ops> <measured ops>
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { StrongHandWrittenController } from './strongHandWritten.js';
@@ -16,6 +16,7 @@ import { IpAllocator, krtPods, krtServices, podKey, withNewIp, type Pod, type Se
 import { countsShape, makePods, makeServices, toggled } from './b2Shape.js';
 import { scavenge } from './harness.js';
 import { choice, defineCli, integer, required, text } from './cli.js';
+import { leanEngine } from './workloadContenders.js';
 
 type Workloads = typeof import('./rxkrtWorkloads.js');
 type Engine = typeof import('../src/index.js');
@@ -43,6 +44,13 @@ async function driverFor(contender: string, pods: Pod[], services: Service[]): P
       },
     };
   }
+  if (contender === 'lean') {
+    const live = leanEngine.build(pods, services);
+    return {
+      updatePods: (next, oneBatch) => (oneBatch ? live.updateBatch(next) : live.updateEach(next)),
+      updateService: (s) => live.updateService(s),
+    };
+  }
   const { buildRxkrtWorkloads } = (await import(pathToFileURL(join(contender, 'bench', 'rxkrtWorkloads.js')).href)) as Workloads;
   const { batch } = (await import(pathToFileURL(join(contender, 'src', 'index.js')).href)) as Engine;
   const g = buildRxkrtWorkloads(pods, services);
@@ -63,7 +71,7 @@ function callOp(op: () => void): boolean {
 
 const CLI = defineCli({
   tool: 'countsChild',
-  usage: 'countsChild <dist | hand> <scenario> <pods> <warm-up ops> <measured ops>',
+  usage: 'countsChild <dist | hand | lean> <scenario> <pods> <warm-up ops> <measured ops>',
   positionals: {
     contender: required(text()),
     scenario: required(choice(['burst', 'fanout', 'b1', 'b1tx'])),
