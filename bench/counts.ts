@@ -25,7 +25,7 @@
 //   npm run bench:counts                       this build and the strong hand-written controller
 //   npm run bench:counts -- HEAD~1             ... and another revision's build, with ratios against it
 //   npm run bench:counts -- main --only burst,fanout --repeats 5
-//   options: --only burst,fanout,b1,b1tx  --repeats N (processes per contender, default 3)  --ops N (measured
+//   options: --only burst,fanout,b1,b1tx,b1sync  --repeats N (processes per contender, default 3)  --ops N (measured
 //            ops per process, default 8)  --warm N (untimed ops first, default 60)  --pods N (B2's pods,
 //            default 5000)  --ll KB (simulated last-level cache, default 2048)  --i1 KB (simulated instruction
 //            cache, default 32; a power of two, as --ll)  --functions N (also print each
@@ -58,7 +58,9 @@ import { countsShape } from './b2Shape.js';
 import { codeFootprint, type CodeFootprint } from './codeFootprint.js';
 import { defineCli, flag, idList, integer, text, type ArgsOf } from './cli.js';
 
-const SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx'];
+const SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx', 'b1sync'];
+/** What runs without `--only`: the update scenarios (the build, `b1sync`, when asked for). */
+const DEFAULT_SCENARIOS = ['burst', 'fanout', 'b1', 'b1tx'];
 /** The lean engine's row (`--lean`). */
 const LEAN = 'lean engine';
 
@@ -66,7 +68,7 @@ const CLI = defineCli({
   tool: 'bench:counts',
   usage: `bench:counts -- [revision] [--only ${SCENARIOS.join(',')}] [--repeats N] [--ops N] [--warm N] [--pods N] [--ll KB] [--i1 KB] [--functions N] [--footprint] [--branches] [--lean]`,
   options: {
-    only: idList('scenario', SCENARIOS, SCENARIOS),
+    only: idList('scenario', SCENARIOS, DEFAULT_SCENARIOS),
     repeats: integer({ min: 1 }, 3),
     ops: integer({ min: 1 }, 8),
     warm: integer({ min: 0 }, 60),
@@ -307,6 +309,7 @@ const TITLES: Record<string, string> = {
   fanout: "B2's fan-out: a selector change recomputing 1000 pods",
   b1: 'B1: 1000 pod updates in one batch',
   b1tx: 'B1: 1000 pod updates, one transaction each (the hand-written controller drains after each)',
+  b1sync: "B1's initial sync: the graph built from 1000 fresh pods (counts per pod)",
 };
 
 async function main(): Promise<void> {
@@ -332,7 +335,7 @@ async function main(): Promise<void> {
   if (args.lean) contenders.push({ name: LEAN, target: 'lean' });
   /** The lean engine takes pod updates only: B2's scenarios leave it out. */
   const contendersOf = (scenario: string): typeof contenders =>
-    scenario === 'b1' || scenario === 'b1tx' ? contenders : contenders.filter((c) => c.target !== 'lean');
+    scenario.startsWith('b1') ? contenders : contenders.filter((c) => c.target !== 'lean');
   console.log(
     `bench:counts: per update, under callgrind (I1 ${args.i1} KB, D1 32 KB, LL ${args.ll} KB; B2 at ${args.pods} pods); node ${process.version}; ` +
       `median of ${args.repeats} processes per contender, ${args.ops} measured ops each after ${args.warm} untimed ones, each op after two scavenges`,

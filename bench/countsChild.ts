@@ -25,41 +25,58 @@ type Engine = typeof import('../src/index.js');
 interface Driver {
   updatePods(pods: readonly Pod[], oneBatch: boolean): void;
   updateService(s: Service): void;
+  /** Disposes the graph (what a stop signal does, for those that have one). */
+  stop(): void;
 }
 
 async function driverFor(contender: string, pods: Pod[], services: Service[]): Promise<Driver> {
-  if (contender === 'hand') {
-    const c = StrongHandWrittenController.build(pods, services, () => {});
-    return {
-      updatePods: (next, oneBatch) => {
-        for (const p of next) {
-          c.podEvent(podKey(p), p);
-          if (!oneBatch) c.drain();
-        }
-        c.drain();
-      },
-      updateService: (s) => {
-        c.serviceEvent(`${s.metadata.namespace}/${s.metadata.name}`, s);
-        c.drain();
-      },
-    };
-  }
-  if (contender === 'lean') {
-    const live = leanEngine.build(pods, services);
-    return {
-      updatePods: (next, oneBatch) => (oneBatch ? live.updateBatch(next) : live.updateEach(next)),
-      updateService: (s) => live.updateService(s),
-    };
-  }
+  return (await builderFor(contender))(pods, services);
+}
+
+/** The contender's graph builder, its modules loaded: a build then runs synchronously, as B1's sync times it. */
+async function builderFor(contender: string): Promise<(pods: Pod[], services: Service[]) => Driver> {
+  if (contender === 'hand') return handDriver;
+  if (contender === 'lean') return leanDriver;
   const { buildRxkrtWorkloads } = (await import(pathToFileURL(join(contender, 'bench', 'rxkrtWorkloads.js')).href)) as Workloads;
   const { batch } = (await import(pathToFileURL(join(contender, 'src', 'index.js')).href)) as Engine;
-  const g = buildRxkrtWorkloads(pods, services);
-  const write = (next: readonly Pod[]): void => {
-    for (const p of next) g.pods.updateObject(p);
+  return (pods, services) => {
+    const g = buildRxkrtWorkloads(pods, services);
+    const write = (next: readonly Pod[]): void => {
+      for (const p of next) g.pods.updateObject(p);
+    };
+    return {
+      updatePods: (next, oneBatch) => (oneBatch ? batch(() => write(next)) : write(next)),
+      updateService: (s) => g.services.updateObject(s),
+      stop: () => g.stop(),
+    };
   };
+}
+
+function handDriver(pods: Pod[], services: Service[]): Driver {
+  const c = StrongHandWrittenController.build(pods, services, () => {});
   return {
-    updatePods: (next, oneBatch) => (oneBatch ? batch(() => write(next)) : write(next)),
-    updateService: (s) => g.services.updateObject(s),
+    updatePods: (next, oneBatch) => {
+      for (const p of next) {
+        c.podEvent(podKey(p), p);
+        if (!oneBatch) c.drain();
+      }
+      c.drain();
+    },
+    updateService: (s) => {
+      c.serviceEvent(`${s.metadata.namespace}/${s.metadata.name}`, s);
+      c.drain();
+    },
+    // Nothing to dispose: the controller holds no timers, watches or signals.
+    stop: () => {},
+  };
+}
+
+function leanDriver(pods: Pod[], services: Service[]): Driver {
+  const live = leanEngine.build(pods, services);
+  return {
+    updatePods: (next, oneBatch) => (oneBatch ? live.updateBatch(next) : live.updateEach(next)),
+    updateService: (s) => live.updateService(s),
+    stop: () => live.stop(),
   };
 }
 
@@ -74,7 +91,7 @@ const CLI = defineCli({
   usage: 'countsChild <dist | hand | lean> <scenario> <pods> <warm-up ops> <measured ops>',
   positionals: {
     contender: required(text()),
-    scenario: required(choice(['burst', 'fanout', 'b1', 'b1tx'])),
+    scenario: required(choice(['burst', 'fanout', 'b1', 'b1tx', 'b1sync'])),
     pods: required(integer({ min: 1 })),
     warm: required(integer({ min: 0 })),
     ops: required(integer({ min: 1 })),
@@ -111,6 +128,21 @@ async function main(): Promise<void> {
       };
       op = () => d.updateService(s);
     }
+  } else if (scenario === 'b1sync') {
+    // Each op builds the graph from 1000 fresh pods; the one before is stopped while the next op is prepared.
+    const services = krtServices();
+    let built: Driver | undefined;
+    let pods: Pod[] = [];
+    prepare = () => {
+      built?.stop();
+      built = undefined;
+      pods = krtPods(1000, ips);
+    };
+    // Built synchronously (the driver's import is done once, below, before any op).
+    const build = await builderFor(contender);
+    op = () => {
+      built = build(pods, services);
+    };
   } else {
     let pods = krtPods(1000, ips);
     const d = await driverFor(contender, pods, krtServices());

@@ -10,6 +10,8 @@
 //                `--no-gc` keeps the pause and drops the gcs; `--keep` stops the last build after the scavenges,
 //                not before, so that its outputs survive them as a graph in use does (in a bench:pairs process the
 //                other contender's graph is in use). Node flags go before the script (see the docs)
+//   build-survivors what a stopped B1 build leaves behind two scavenges (so to the old generation and its
+//                major gcs), per contender; Node flags (`--no-allocation-site-pretenuring`) go before the script
 //   build-phases B1's graph built a step at a time, each step timed, cold as in cold-build, by rxkrt and by the lean
 //                engine (each in a process of its own): the stop signal, each source, the index, Workloads, the
 //                handler; `--no-stop` builds rxkrt's alone, without a stop signal
@@ -41,7 +43,7 @@ import { startApiServer } from '../src/apiserver/index.js';
 import { Countdown, IpAllocator, krtPods, krtServices, withNewIp, type Pod, type Service } from './fixtures.js';
 import { contractFloor, engineFloor, leanEngine, rxkrt, strongHand, type Contender } from './workloadContenders.js';
 import { createPods, watchClientNode, watchRxkrt, watchRxkrtInformer, type Env, type RunCtx } from './b4Informer.js';
-import { forcedGc, median, minorGc } from './harness.js';
+import { forcedGc, fullGc, heapUsed, median, minorGc } from './harness.js';
 import { newCollection, newNamespaceIndex, newStaticCollection } from '../src/index.js';
 import { workloadOf } from './rxkrtWorkloads.js';
 import { BUILD_PHASE_CONTENDERS, buildPhases, stopSignal, type BuildPhaseContender } from './probeColdBuild.js';
@@ -128,6 +130,32 @@ async function coldBuild(c: Contender, withGc: boolean, keep: boolean): Promise<
   console.log(
     `${c.name}: ${(median(times) * 1000).toFixed(0)} µs per build (${withGc ? 'after two scavenges and' : 'no gc,'} a 20 ms pause` +
       `${keep ? ', the last build kept through the scavenges' : ''})`,
+  );
+}
+
+/**
+ * What a stopped build leaves to the old generation: each of 40 builds is stopped and dropped, then two
+ * scavenges run; the heap they leave, less the heap before the build, is what survived them (the 1000 pods,
+ * still held, included: every contender keeps those alike). A full gc would collect the rest, and is what
+ * it costs later.
+ */
+function buildSurvivors(c: Contender): void {
+  const ips = new IpAllocator();
+  const services = krtServices();
+  fullGc();
+  const start = heapUsed();
+  const survived: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    const pods = krtPods(1000, ips);
+    collect();
+    const before = heapUsed();
+    c.build(pods, services).stop();
+    collect();
+    survived.push(heapUsed() - before);
+  }
+  console.log(
+    `${c.name}: ${(median(survived) / 1024).toFixed(0)} KB survive two scavenges after a stopped build (median of 40, its 1000 pods ` +
+      `included); the heap grew ${((heapUsed() - start) / 1024).toFixed(0)} KB over the 40 builds`,
   );
 }
 
@@ -269,6 +297,7 @@ async function b4List(names: readonly string[], flags: B4Flags): Promise<void> {
 const PROBES = [
   'build-loop',
   'cold-build',
+  'build-survivors',
   'build-phases',
   'stop-signal',
   'build-sizes',
@@ -285,6 +314,7 @@ type Probe = (typeof PROBES)[number];
 const TAKES: Record<Probe, readonly string[]> = {
   'build-loop': ['contender'],
   'cold-build': ['contender', 'no-gc', 'keep'],
+  'build-survivors': ['contender'],
   'build-phases': ['no-stop', 'contender'],
   'stop-signal': [],
   'build-sizes': ['processes', 'child'],
@@ -299,9 +329,9 @@ const TAKES: Record<Probe, readonly string[]> = {
 const cli = defineCli({
   tool: 'bench:probe',
   usage:
-    'bench:probe -- build-loop | cold-build [--no-gc] [--keep] | build-phases [--no-stop] | stop-signal | build-sizes [--processes N] | ' +
+    'bench:probe -- build-loop | cold-build [--no-gc] [--keep] | build-survivors | build-phases [--no-stop] | stop-signal | build-sizes [--processes N] | ' +
     'build-layers [--processes N] | fetch-loop | tx-loop | tx-cold | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced]; ' +
-    'build-loop, cold-build, build-phases, the tx probes and b4-list run each contender in a process of its own (--contender NAME: that one, here)',
+    'build-loop, cold-build, build-survivors, build-phases, the tx probes and b4-list run each contender in a process of its own (--contender NAME: that one, here)',
   options: {
     contender: text(),
     'no-gc': flag(),
@@ -364,6 +394,7 @@ async function main(): Promise<void> {
   const c = WORKLOAD_CONTENDERS.find((x) => x.name === name)!;
   if (probe === 'build-loop') await buildLoop(c);
   else if (probe === 'cold-build') await coldBuild(c, !args['no-gc'], args.keep);
+  else if (probe === 'build-survivors') buildSurvivors(c);
   else txLoop(c);
 }
 
