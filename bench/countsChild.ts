@@ -138,7 +138,7 @@ async function main(): Promise<void> {
       built = undefined;
       pods = krtPods(1000, ips);
     };
-    // Built synchronously (the driver's import is done once, below, before any op).
+    // Its modules load here, once, so that each op times the build alone.
     const build = await builderFor(contender);
     op = () => {
       built = build(pods, services);
