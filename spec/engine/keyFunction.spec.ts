@@ -1,7 +1,7 @@
 // White-box: a collection's key function and key test.
 import { describe, it, expect } from '@jest/globals';
 import { KeyError } from '../../src/index.js';
-import { makeKeyFn, makeKeyTest } from '../../src/engine/keyFunction.js';
+import { safeKey, makeKeyFn, makeKeyTest } from '../../src/engine/keyFunction.js';
 
 describe('makeKeyTest', () => {
   it('should compare through the key option when a collection has one', () => {
@@ -28,5 +28,13 @@ describe('makeKeyFn', () => {
     const keyFn = makeKeyFn(() => 'Pods');
     expect(keyFn({ metadata: { name: 'a', namespace: 'ns' } })).toBe('ns/a');
     expect(() => keyFn({ spec: {} })).toThrow(/collection "Pods": cannot derive a key/);
+  });
+});
+
+describe('safeKey', () => {
+  it("should give the collection's key, or undefined where its key function throws", () => {
+    const c = { keyOf: makeKeyFn(() => 'Pods') };
+    expect(safeKey(c, { metadata: { name: 'a', namespace: 'ns' } })).toBe('ns/a');
+    expect(safeKey(c, { spec: {} })).toBeUndefined();
   });
 });

@@ -434,6 +434,53 @@ describe('SourceNode write folding', () => {
       expect(collectionStats(fed).events).toBe(2);
     });
 
+    it('should settle a one-key transaction that no batch carries after propagation, outside the rank order', () => {
+      const c = newStaticCollection<Named>([named('a', 1)]);
+      const copy = newCollection(c, (_ctx, o) => ({ metadata: o.metadata, v: o.v }));
+      const node = internal(c) as unknown as { queued: boolean };
+      batch(() => {
+        c.updateObject(named('a', 2));
+        c.updateObject(named('a', 3)); // the same key again: still one event
+        expect(node.queued).toBe(false);
+      });
+      expect(copy.getKey('ns/a')?.v).toBe(3);
+      expect(collectionStats(c)).toMatchObject({ batches: 1, events: 1 });
+      batch(() => {
+        c.updateObject(named('a', 4));
+        c.updateObject(named('b', 1)); // a second key makes a batch to fold: flushed in rank order
+        expect(node.queued).toBe(true);
+      });
+      expect(collectionStats(c)).toMatchObject({ batches: 2, events: 3 });
+      batch(() => {
+        c.updateObject(named('n', 1)); // added and deleted: no event to count
+        c.deleteObject('ns/n');
+      });
+      expect(collectionStats(c)).toMatchObject({ batches: 2, events: 3 });
+      expect(copy.getKey('ns/n')).toBeUndefined();
+      expect(node.queued).toBe(false);
+    });
+
+    it('should hand the batch to a handler or a reader that arrives in the transaction after the write', () => {
+      const c = newStaticCollection<Named>([named('a', 1)]);
+      newCollection(c, (_ctx, o) => o);
+      const own: string[] = [];
+      const batches: string[][] = [];
+      let mapped: ReturnType<typeof mapCollection<Named, Named>> | undefined;
+      batch(() => {
+        c.updateObject(named('a', 2));
+        c.register((e) => void own.push(label(e)));
+        c.registerBatch((b) => void batches.push(b.map(label)), false);
+        mapped = mapCollection(c, (o) => ({ metadata: o.metadata, v: o.v + 100 }));
+      });
+      expect(own).toEqual(['add/a=1', 'update/a=2']);
+      expect(batches).toEqual([['update/a=2']]);
+      expect(mapped!.getKey('ns/a')?.v).toBe(102);
+      expect(collectionStats(c)).toMatchObject({ batches: 1, events: 1 });
+      c.updateObject(named('a', 3));
+      expect(own.at(-1)).toBe('update/a=3');
+      expect(mapped!.getKey('ns/a')?.v).toBe(103);
+    });
+
     it('should stop handing writes to a derived collection once it is stopped', () => {
       const c = newStaticCollection<Named>([named('a', 1)]);
       const stop = new AbortController();

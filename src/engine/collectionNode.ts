@@ -16,7 +16,7 @@ import type {
   EventHandler,
   Registration,
 } from '../core/types.js';
-import { makeKeyFn, makeKeyTest } from './keyFunction.js';
+import { makeKeyFn, makeKeyTest, safeKey } from './keyFunction.js';
 import { SyncState } from './syncState.js';
 import { onAbort } from './onAbort.js';
 import { HandlerSet, type HandlerOwner } from './handlerSet.js';
@@ -171,6 +171,9 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
     return this.handlers.add(perEvent(handler), this.replay(false), false);
   }
 
+  /** A handler or a dependent was added: it may read batches that nobody read before (see `SourceNode`). */
+  batchReadersAdded(): void {}
+
   /**
    * The committed state as `add` events (what a new handler sees first), frozen unless only rxkrt's
    * per-event adapter will read it (which then always reads unfrozen arrays: one kind of array at its loop).
@@ -225,6 +228,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
     }
     this.dependents.push(node);
     raiseRank(node, this.rank + 1);
+    this.batchReadersAdded();
   }
 
   removeDependent(node: Dependent): void {
@@ -389,11 +393,3 @@ Object.defineProperty(CollectionNode.prototype, observable, {
 
 /** How many of a collection's last errors the debug server can show. */
 const RECENT_ERRORS = 10;
-
-function safeKey(c: InternalCollection<unknown>, o: unknown): string | undefined {
-  try {
-    return c.keyOf(o);
-  } catch {
-    return undefined;
-  }
-}

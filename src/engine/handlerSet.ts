@@ -8,6 +8,8 @@ import { isThenable } from './thenable.js';
 export interface HandlerOwner {
   hasSynced(): boolean;
   reportHandlerError(error: unknown): void;
+  /** A handler was added (after its replay): batches the owner did not build for anyone may now have a reader. */
+  batchReadersAdded(): void;
 }
 
 /** @internal One registered handler. */
@@ -146,6 +148,7 @@ export class HandlerSet<T> {
     if (seesBatch) this.exposesBatches = true;
     if (replay !== undefined && replay.length > 0) reg.deliver(replay, true);
     else reg.checkSynced();
+    this.owner.batchReadersAdded();
     return reg;
   }
 

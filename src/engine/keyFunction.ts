@@ -29,3 +29,12 @@ export function makeKeyFn(collection: () => string, override?: (o: never) => str
     return k;
   };
 }
+
+/** @internal A collection's key for `o` in an error report, or undefined when it has none (the report must not throw). */
+export function safeKey(c: { keyOf(o: unknown): string }, o: unknown): string | undefined {
+  try {
+    return c.keyOf(o);
+  } catch {
+    return undefined;
+  }
+}

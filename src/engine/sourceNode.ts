@@ -2,7 +2,16 @@
 import type { Event } from '../core/event.js';
 import type { CollectionOptions } from '../core/types.js';
 import type { Dependent, WriteTaker } from './internalCollection.js';
-import { beginIfIdle, commitOpened, isOpen, mutate, schedule, scheduleSync } from './transaction.js';
+import {
+  beginIfIdle,
+  commitOpened,
+  isOpen,
+  mutate,
+  schedule,
+  scheduleSync,
+  settleAfterPropagation,
+  type UnreadNode,
+} from './transaction.js';
 import { CollectionNode } from './collectionNode.js';
 import { TransformError, UsageError } from '../core/errors.js';
 import { ScratchList } from './buffers/scratchList.js';
@@ -20,7 +29,7 @@ const EQUAL: Compared = 2;
  * @internal A collection fed from outside the graph. Reads inside a transaction see its writes at once;
  * downstream sees one batch per transaction, where several writes to one key fold into one event.
  */
-export abstract class SourceNode<T> extends CollectionNode<T> {
+export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadNode {
   /**
    * The first key written in this transaction, its value before the write (undefined: absent), its value
    * now, and whether some write to it was unconditional. Most transactions write one key (an informer
@@ -129,12 +138,16 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
       this.firstOld = cur;
       this.firstForced = forced;
       this.firstCompared = compared;
-      schedule(this);
+      // A write that no batch would carry to anyone only needs counting: no place in the rank order.
+      if (this.batchUnread()) settleAfterPropagation(this);
+      else schedule(this);
     } else if (key === this.firstKey) {
       if (forced) this.firstForced = true;
       // Compared with the first write's value, not with the value before the transaction.
       this.firstCompared = UNCOMPARED;
     } else {
+      // Several keys make a batch to fold and count: the flush does that, in rank order.
+      schedule(this);
       this.restKeys.push(key);
       this.restOld.push(cur);
       this.restNext.push(next);
@@ -145,6 +158,22 @@ export abstract class SourceNode<T> extends CollectionNode<T> {
     this.setState(key, next);
     if (takers.length === 0 || compared === EQUAL) return;
     for (let i = 0; i < takers.length; i++) takers[i]!.takeWrite(key, next);
+  }
+
+  /** A transaction's one written key, read by no batch (see `write`): counted as `flush` would, and forgotten. */
+  settleUnread(): void {
+    const first = this.firstKey;
+    if (first === undefined) return;
+    const type = this.changeType(this.firstOld, this.firstNext, this.firstForced, this.firstCompared);
+    this.firstKey = undefined;
+    this.firstOld = undefined;
+    this.firstNext = undefined;
+    if (type !== undefined) countUnreadEvent(this.counters, type);
+  }
+
+  /** A handler or a dependent came while a write waits to be settled unread: it may read the batch, so flush. */
+  override batchReadersAdded(): void {
+    if (this.firstKey !== undefined) schedule(this);
   }
 
   flush(): void {

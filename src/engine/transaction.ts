@@ -55,6 +55,18 @@ let afterCommitLength = 0;
 export interface BatchReceiver {
   deliver(batch: readonly Event<unknown>[], initial: boolean): void;
 }
+/**
+ * @internal A node whose writes of this transaction nobody reads as a batch (a source read only by collections
+ * it hands its writes to): it has nothing to emit, so it is settled after propagation instead of taking a
+ * place in the rank order. Must not throw.
+ */
+export interface UnreadNode extends TxNode {
+  settleUnread(): void;
+}
+/** Nodes waiting for `settleUnread`, emptied slot by slot like `afterCommit`. */
+const unread: Array<UnreadNode | undefined> = [];
+let unreadLength = 0;
+
 let deferred: Array<() => void> = [];
 /**
  * Told how long a transaction took, in seconds, for one transaction in 16 while metrics are collected. Reading
@@ -117,6 +129,15 @@ export function schedule(node: TxNode): void {
   if (node.queued) return;
   node.queued = true;
   dirty.push(node);
+  if (isStrictMode()) touched.push(node);
+}
+
+/**
+ * @internal Settles a node after this transaction's propagation (see `UnreadNode`). A node that turns out to
+ * have readers after all is `schedule`d as well, and its flush leaves `settleUnread` nothing to do.
+ */
+export function settleAfterPropagation(node: UnreadNode): void {
+  unread[unreadLength++] = node;
   if (isStrictMode()) touched.push(node);
 }
 
@@ -193,6 +214,18 @@ function commit(): void {
           log().error({ collection: n.name, err: e }, `collection ${JSON.stringify(n.name)} failed while propagating a transaction`);
         }
       }
+      for (let i = 0; i < unreadLength; i++) {
+        const n = unread[i]!;
+        unread[i] = undefined;
+        if (lastRound !== undefined) lastRound.push(n);
+        try {
+          n.settleUnread();
+        } catch (e) {
+          nodeError ??= e;
+          log().error({ collection: n.name, err: e }, `collection ${JSON.stringify(n.name)} failed while settling a transaction`);
+        }
+      }
+      unreadLength = 0;
       for (let n = syncDirty.pop(); n !== undefined; n = syncDirty.pop()) {
         n.syncQueued = false;
         try {

@@ -141,4 +141,61 @@ describe('OutputLedger', () => {
     expect(t.l.visibleCount).toBe(1);
     expect([...t.state.keys()]).toEqual(['a']);
   });
+  describe('an input replacing its own output (the sole change of a batch)', () => {
+    const own = (t: ReturnType<typeof ledger>, key: string, v: number): KeyEntry<Out> => {
+      const e = t.input(key);
+      t.produce(e, key, v);
+      return e;
+    };
+    const replace = (t: ReturnType<typeof ledger>, e: KeyEntry<Out>, v: number): void => {
+      e.oneValue = { name: e.key, v };
+      t.l.replaceOwn(e, e.oneValue);
+    };
+
+    it('should emit it as one update, and keep the state and the count in step', () => {
+      const t = ledger();
+      const a = own(t, 'a', 1);
+      t.commit();
+      replace(t, a, 2);
+      expect(t.state.get('a')?.v).toBe(2);
+      t.commit();
+      expect(t.batches).toEqual([['add/a=1'], ['update/a=2']]);
+      expect(a.changed).toBe(false);
+      expect(t.l.visibleCount).toBe(1);
+    });
+
+    it('should keep the order of first change when more changes join it, and fold a second change of its key', () => {
+      const t = ledger();
+      const a = own(t, 'a', 1);
+      const b = own(t, 'b', 1);
+      t.commit();
+      replace(t, a, 2);
+      t.produce(b, 'b', 5);
+      t.produce(t.input('c'), 'c', 1);
+      t.commit();
+      expect(t.batches[1]).toEqual(['update/a=2', 'update/b=5', 'add/c=1']);
+      replace(t, b, 6);
+      replace(t, b, 5); // back to the value before the batch: nothing
+      t.commit();
+      expect(t.batches).toHaveLength(2);
+      replace(t, a, 3);
+      t.nothing(a); // replaced, then released: a delete of the value before the batch
+      t.commit();
+      expect(t.batches[2]).toEqual(['delete/a']);
+      expect(t.state.has('a')).toBe(false);
+      expect(t.l.visibleCount).toBe(2);
+    });
+
+    it('should end without a batch when settled, as the initial state is', () => {
+      const t = ledger();
+      const a = own(t, 'a', 1);
+      t.l.settleChanged();
+      replace(t, a, 2);
+      t.l.settleChanged();
+      t.commit();
+      expect(t.batches).toEqual([]);
+      expect(a.changed).toBe(false);
+      expect(t.state.get('a')?.v).toBe(2);
+    });
+  });
 });

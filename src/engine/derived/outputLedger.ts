@@ -34,6 +34,13 @@ export class OutputLedger<O> {
    */
   private readonly changed = new ScratchList<KeyEntry<O>>();
   private readonly before = new ScratchList<O | undefined>();
+  /**
+   * The batch's only change while it is an input replacing its own output (a rerun of one input, the most
+   * common transaction), with its value before; it joins `changed` as soon as anything else changes. One
+   * change then costs two fields, not two list entries and their clearing.
+   */
+  private soleSlot: KeyEntry<O> | undefined = undefined;
+  private soleBefore: O | undefined = undefined;
   /** Output keys with a visible value (the collection's size). */
   visibleCount = 0;
   /** Output keys that a second input started producing in this flush; reported once the flush is over. */
@@ -55,6 +62,15 @@ export class OutputLedger<O> {
 
   /** Emits the difference between each changed key's value before the batch and now, one event per key. */
   emitChanged(): void {
+    const sole = this.soleSlot;
+    if (sole !== undefined) {
+      // Known to be an update: the slot's own input replaced a value with a different one, once.
+      const old = this.soleBefore!;
+      this.soleSlot = this.soleBefore = undefined;
+      sole.changed = false;
+      this.host.emitBatch([{ type: 'update', old, new: sole.value! }], [sole.key]);
+      return;
+    }
     const changed = this.changed;
     if (changed.length === 0) return;
     if (changed.length === 1) {
@@ -95,6 +111,7 @@ export class OutputLedger<O> {
 
   /** Ends a batch without emitting it (the initial state, built before anyone listens). */
   settleChanged(): void {
+    this.spillSole();
     for (let i = 0; i < this.changed.length; i++) {
       const slot = this.changed.at(i);
       slot.changed = false;
@@ -120,6 +137,7 @@ export class OutputLedger<O> {
 
   /** Makes `value` the visible value of a slot, remembering the value before the batch's first change. */
   private put(slot: KeyEntry<O>, value: O | undefined): void {
+    this.spillSole();
     if (!slot.changed) {
       slot.changed = true;
       slot.rewritten = false;
@@ -137,7 +155,26 @@ export class OutputLedger<O> {
 
   /** A new visible value for an output its own input owns, known to differ from the one it replaces. */
   replaceOwn(slot: KeyEntry<O>, value: O): void {
-    this.put(slot, value);
+    if (slot.changed || this.soleSlot !== undefined || this.changed.length > 0) {
+      this.put(slot, value);
+      return;
+    }
+    slot.changed = true;
+    this.soleSlot = slot;
+    const old = slot.value;
+    this.soleBefore = old;
+    slot.value = value;
+    this.host.visibleChanged(slot.key, old, value);
+  }
+
+  /** Moves the sole change (if any) to the change list, where the next change joins it. */
+  private spillSole(): void {
+    const sole = this.soleSlot;
+    if (sole === undefined) return;
+    sole.rewritten = false;
+    this.changed.push(sole);
+    this.before.push(this.soleBefore);
+    this.soleSlot = this.soleBefore = undefined;
   }
 
   /** An input's first output under its own key, which nobody produces: it owns it from now on. */
