@@ -2,7 +2,8 @@
 //
 // A commit runs in phases. Propagation pops dirty nodes in rank order (a node's rank is above every
 // collection it reads), so each node runs once per transaction, after all of its inputs, and emits at
-// most one batch. Then sync flags are settled, in the same order. Only then are handlers called, so
+// most one batch. Sources whose one written key nobody reads as a batch are settled next, outside the rank
+// order. Then sync flags are settled, in rank order. Only then are handlers called, so
 // every handler sees a fully committed graph. Mutations attempted while the engine is propagating or
 // delivering are deferred into a new transaction that starts after the current delivery.
 import { RankHeap, type Ranked } from './rankHeap.js';
