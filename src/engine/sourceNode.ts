@@ -146,8 +146,8 @@ export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadN
       // Compared with the first write's value, not with the value before the transaction.
       this.firstCompared = UNCOMPARED;
     } else {
-      // Several keys make a batch to fold and count: the flush does that, in rank order.
-      schedule(this);
+      // A second key makes a batch to fold and count: the flush does that, in rank order.
+      if (this.restKeys.length === 0) schedule(this);
       this.restKeys.push(key);
       this.restOld.push(cur);
       this.restNext.push(next);
@@ -179,18 +179,14 @@ export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadN
   flush(): void {
     const first = this.firstKey;
     if (first === undefined) return;
+    const keys = this.restKeys;
+    // Read by write takers alone, a one-write transaction is only counted: no event, no batch.
+    if (keys.length === 0 && this.batchUnread()) return this.settleUnread();
     const firstOld = this.firstOld;
     const firstNext = this.firstNext;
     this.firstKey = undefined;
     this.firstOld = undefined;
     this.firstNext = undefined;
-    const keys = this.restKeys;
-    if (keys.length === 0 && this.batchUnread()) {
-      // Read by write takers alone, a one-write transaction is only counted: no event, no batch.
-      const type = this.changeType(firstOld, firstNext, this.firstForced, this.firstCompared);
-      if (type !== undefined) countUnreadEvent(this.counters, type);
-      return;
-    }
     const firstEvent = this.change(firstOld, firstNext, this.firstForced, this.firstCompared);
     if (keys.length === 0) {
       // Exact-size literals: a `push`ed array gets a 17-slot store, for every single-event transaction.

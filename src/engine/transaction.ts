@@ -212,7 +212,7 @@ function commit(): void {
           n.flush();
         } catch (e) {
           nodeError ??= e;
-          log().error({ collection: n.name, err: e }, `collection ${JSON.stringify(n.name)} failed while propagating a transaction`);
+          logNodeFailure(n, e, 'propagating a transaction');
         }
       }
       for (let i = 0; i < unreadLength; i++) {
@@ -223,7 +223,7 @@ function commit(): void {
           n.settleUnread();
         } catch (e) {
           nodeError ??= e;
-          log().error({ collection: n.name, err: e }, `collection ${JSON.stringify(n.name)} failed while settling a transaction`);
+          logNodeFailure(n, e, 'settling a transaction');
         }
       }
       unreadLength = 0;
@@ -233,7 +233,7 @@ function commit(): void {
           n.evaluateSync();
         } catch (e) {
           nodeError ??= e;
-          log().error({ collection: n.name, err: e }, `collection ${JSON.stringify(n.name)} failed while settling its sync state`);
+          logNodeFailure(n, e, 'settling its sync state');
         }
       }
       if (touched.length > 0) {
@@ -300,6 +300,11 @@ function commit(): void {
       }
     }
   }
+}
+
+/** Logs what a node threw in a phase of the commit (the commit carries on, and rethrows the first at its end). */
+function logNodeFailure(n: TxNode, e: unknown, doing: string): void {
+  log().error({ collection: n.name, err: e }, `collection ${JSON.stringify(n.name)} failed while ${doing}`);
 }
 
 /**

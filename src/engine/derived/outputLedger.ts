@@ -155,7 +155,8 @@ export class OutputLedger<O> {
 
   /** A new visible value for an output its own input owns, known to differ from the one it replaces. */
   replaceOwn(slot: KeyEntry<O>, value: O): void {
-    if (slot.changed || this.soleSlot !== undefined || this.changed.length > 0) {
+    // A changed slot is the sole one or on the lists, so these two say whether anything changed yet.
+    if (this.soleSlot !== undefined || this.changed.length > 0) {
       this.put(slot, value);
       return;
     }
