@@ -281,6 +281,27 @@ describe('SourceNode write folding', () => {
       expect(collectionStats(c).events).toBe(7);
     });
 
+    it('should build no batch for several writes that only derived collections read, counting them unfolded by type', () => {
+      const c = newStaticCollection<Named>([named('a', 1), named('b', 1)]);
+      newCollection(c, (_ctx, o) => o);
+      const emit = jest.spyOn(c as unknown as { emit(): void }, 'emit');
+      const stop = countEventTypesWhile();
+      try {
+        writeTwice(c);
+        batch(() => {
+          c.updateObject(named('z', 1)); // the first key, written twice: one event
+          c.updateObject(named('z', 2));
+          c.conditionalUpdateObject(named('a', 3)); // equal to what it replaces: no event
+        });
+      } finally {
+        stop();
+      }
+      expect(emit).not.toHaveBeenCalled();
+      // z added, a updated twice, n added and deleted, b deleted and added; then z updated once.
+      expect(internal(c).counters).toMatchObject({ batches: 2, events: 8, adds: 3, updates: 3, deletes: 2 });
+      expect(c.getKey('ns/z')?.v).toBe(2);
+    });
+
     it('should fold the batch as soon as a handler or another kind of dependent reads it too', () => {
       const c = newStaticCollection<Named>([named('a', 1), named('b', 1)]);
       const mapped = mapCollection(c, (o) => ({ metadata: o.metadata, v: o.v + 100 }));

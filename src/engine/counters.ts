@@ -66,6 +66,18 @@ export function countUnreadEvent(counters: CollectionCounters, type: Event<unkno
   else counters.deletes++;
 }
 
+/** @internal Counts a batch of several events that nobody reads (so none was built), as `emit` would have. */
+export function countUnreadBatch(counters: CollectionCounters, adds: number, updates: number, deletes: number): void {
+  const n = adds + updates + deletes;
+  if (n === 0) return;
+  counters.batches++;
+  counters.events += n;
+  if (!countEventTypes) return;
+  counters.adds += adds;
+  counters.updates += updates;
+  counters.deletes += deletes;
+}
+
 /** @internal Adds a committed batch's events to the per-type counters. */
 export function countByType(counters: CollectionCounters, events: readonly Event<unknown>[]): void {
   for (let i = 0; i < events.length; i++) {

@@ -17,7 +17,7 @@ import { TransformError, UsageError } from '../core/errors.js';
 import { ScratchList } from './buffers/scratchList.js';
 import { batchArray } from './buffers/batchArray.js';
 import { storedKey } from '../core/keyOf.js';
-import { countUnreadEvent } from './counters.js';
+import { countUnreadBatch, countUnreadEvent } from './counters.js';
 
 /** What a write found when it compared its value with the one it replaced (see `SourceNode.write`). */
 type Compared = 0 | 1 | 2;
@@ -160,7 +160,10 @@ export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadN
     for (let i = 0; i < takers.length; i++) takers[i]!.takeWrite(key, next);
   }
 
-  /** A transaction's one written key, read by no batch (see `write`): counted as `flush` would, and forgotten. */
+  /**
+   * A transaction's writes when no batch would carry them to anyone (see `write`): counted as `flush` would
+   * have counted the batch, and forgotten, with no event built for them.
+   */
   settleUnread(): void {
     const first = this.firstKey;
     if (first === undefined) return;
@@ -168,7 +171,27 @@ export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadN
     this.firstKey = undefined;
     this.firstOld = undefined;
     this.firstNext = undefined;
-    if (type !== undefined) countUnreadEvent(this.counters, type);
+    if (this.restKeys.length > 0) this.countUnreadRest(type);
+    else if (type !== undefined) countUnreadEvent(this.counters, type);
+  }
+
+  /**
+   * Counts the first write's event (`firstType`) and the further writes' as one unread batch. Unfolded, as
+   * `flush` leaves a batch that only write takers read: a key written twice counts twice.
+   */
+  private countUnreadRest(firstType: Event<T>['type'] | undefined): void {
+    let adds = 0;
+    let updates = 0;
+    let deletes = 0;
+    for (let i = -1; i < this.restKeys.length; i++) {
+      const type =
+        i < 0 ? firstType : this.changeType(this.restOld.at(i), this.restNext.at(i), this.restForced.at(i), this.restCompared.at(i));
+      if (type === 'add') adds++;
+      else if (type === 'update') updates++;
+      else if (type === 'delete') deletes++;
+    }
+    this.clearRest();
+    countUnreadBatch(this.counters, adds, updates, deletes);
   }
 
   /** A handler or a dependent came while a write waits to be settled unread: it may read the batch, so flush. */
@@ -179,9 +202,9 @@ export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadN
   flush(): void {
     const first = this.firstKey;
     if (first === undefined) return;
+    // Read by write takers alone, the transaction's writes are only counted: no event, no batch.
+    if (this.batchUnread()) return this.settleUnread();
     const keys = this.restKeys;
-    // Read by write takers alone, a one-write transaction is only counted: no event, no batch.
-    if (keys.length === 0 && this.batchUnread()) return this.settleUnread();
     const firstOld = this.firstOld;
     const firstNext = this.firstNext;
     this.firstKey = undefined;
