@@ -146,7 +146,7 @@ export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadN
       // Compared with the first write's value, not with the value before the transaction.
       this.firstCompared = UNCOMPARED;
     } else {
-      // A second key makes a batch to fold and count: the flush does that, in rank order.
+      // A second key makes a batch to fold (or, unread, to count): the flush does that, in rank order.
       if (this.restKeys.length === 0) schedule(this);
       this.restKeys.push(key);
       this.restOld.push(cur);
