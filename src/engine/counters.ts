@@ -56,17 +56,7 @@ export function countEventTypesWhile(): () => void {
   };
 }
 
-/** @internal Counts a one-event batch that nobody reads (so none was built), as `countByType` and `emit` would. */
-export function countUnreadEvent(counters: CollectionCounters, type: Event<unknown>['type']): void {
-  counters.batches++;
-  counters.events++;
-  if (!countEventTypes) return;
-  if (type === 'add') counters.adds++;
-  else if (type === 'update') counters.updates++;
-  else counters.deletes++;
-}
-
-/** @internal Counts a batch of several events that nobody reads (so none was built), as `emit` would have. */
+/** @internal Counts a batch that nobody reads (so none was built), as `emit` would have: none when it is empty. */
 export function countUnreadBatch(counters: CollectionCounters, adds: number, updates: number, deletes: number): void {
   const n = adds + updates + deletes;
   if (n === 0) return;

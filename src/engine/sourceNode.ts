@@ -17,7 +17,7 @@ import { TransformError, UsageError } from '../core/errors.js';
 import { ScratchList } from './buffers/scratchList.js';
 import { batchArray } from './buffers/batchArray.js';
 import { storedKey } from '../core/keyOf.js';
-import { countUnreadBatch, countUnreadEvent } from './counters.js';
+import { countUnreadBatch } from './counters.js';
 
 /** What a write found when it compared its value with the one it replaced (see `SourceNode.write`). */
 type Compared = 0 | 1 | 2;
@@ -165,32 +165,22 @@ export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadN
    * have counted the batch, and forgotten, with no event built for them.
    */
   settleUnread(): void {
-    const first = this.firstKey;
-    if (first === undefined) return;
+    if (this.firstKey === undefined) return;
     const type = this.changeType(this.firstOld, this.firstNext, this.firstForced, this.firstCompared);
     this.firstKey = undefined;
     this.firstOld = undefined;
     this.firstNext = undefined;
-    if (this.restKeys.length > 0) this.countUnreadRest(type);
-    else if (type !== undefined) countUnreadEvent(this.counters, type);
-  }
-
-  /**
-   * Counts the first write's event (`firstType`) and the further writes' as one unread batch. Unfolded, as
-   * `flush` leaves a batch that only write takers read: a key written twice counts twice.
-   */
-  private countUnreadRest(firstType: Event<T>['type'] | undefined): void {
     let adds = 0;
     let updates = 0;
     let deletes = 0;
+    // Unfolded, as `flush` leaves a batch that only write takers read: a key written twice counts twice.
     for (let i = -1; i < this.restKeys.length; i++) {
-      const type =
-        i < 0 ? firstType : this.changeType(this.restOld.at(i), this.restNext.at(i), this.restForced.at(i), this.restCompared.at(i));
-      if (type === 'add') adds++;
-      else if (type === 'update') updates++;
-      else if (type === 'delete') deletes++;
+      const t = i < 0 ? type : this.changeType(this.restOld.at(i), this.restNext.at(i), this.restForced.at(i), this.restCompared.at(i));
+      if (t === 'add') adds++;
+      else if (t === 'update') updates++;
+      else if (t === 'delete') deletes++;
     }
-    this.clearRest();
+    if (this.restKeys.length > 0) this.clearRest();
     countUnreadBatch(this.counters, adds, updates, deletes);
   }
 
