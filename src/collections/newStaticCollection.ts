@@ -24,7 +24,12 @@ export interface StaticCollection<T> extends Collection<T> {
 class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<T> {
   constructor(initial: readonly T[], opts: (CollectionOptions<never> & { synced?: boolean }) | undefined) {
     super(opts, 'Static', opts?.synced ?? true);
-    for (const o of initial) this.state.set(storedKey(this.keyOf(o)), freezeInput(o));
+    // The default key function already returns a namespaced key flat (see `storedKey`): only a key option's needs it.
+    const keep = this.defaultKeyed ? undefined : storedKey;
+    for (const o of initial) {
+      const key = this.keyOf(o);
+      this.state.set(keep === undefined ? key : keep(key), freezeInput(o));
+    }
     this.start(opts);
   }
 

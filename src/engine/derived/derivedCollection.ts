@@ -105,7 +105,7 @@ export class DerivedCollection<I, O> extends DerivedOutputs<O> implements WriteT
     this.ledger.building = true;
     try {
       parent.forEachKeyed((input, key) => {
-        const rec = this.record(key);
+        const rec = this.record(key, true);
         rec.input = input;
         this.recompute(rec, true);
       });

@@ -80,11 +80,14 @@ export abstract class DerivedOutputs<O> extends CollectionNode<O> implements Led
     return visible;
   }
 
-  /** The entry of an input key, created on first sight. */
-  protected record(key: string): KeyEntry<O> {
+  /**
+   * The entry of an input key, created on first sight. `stored`: the key is one the parent keeps, already as
+   * `storedKey` leaves it (the build reads the parent's state), so it is kept as it is.
+   */
+  protected record(key: string, stored = false): KeyEntry<O> {
     let r = this.entries.get(key);
     if (r === undefined) {
-      const kept = storedKey(key);
+      const kept = stored ? key : storedKey(key);
       r = new KeyEntry<O>(kept);
       this.entries.set(kept, r);
       this.indexes.reserve(kept);
