@@ -3,7 +3,6 @@ import type { Collection, CollectionOptions } from '../core/types.js';
 import { freezeInput } from '../core/freeze.js';
 import { mutate } from '../engine/transaction.js';
 import { SourceNode } from '../engine/sourceNode.js';
-import { storedKey } from '../core/keyOf.js';
 import type { Singleton } from '../core/types.js';
 import { SingletonView, singletonKey } from './singleton.js';
 
@@ -19,7 +18,7 @@ export interface StaticSingleton<T> extends Singleton<T> {
 export class StaticSingletonNode<T> extends SourceNode<T> {
   constructor(initial: T | undefined, opts: (CollectionOptions<never> & { startSynced?: boolean }) | undefined) {
     super({ key: singletonKey, ...opts }, 'Static', opts?.startSynced ?? true);
-    if (initial !== undefined && initial !== null) this.state.set(storedKey(this.keyOf(initial)), freezeInput(initial));
+    if (initial !== undefined && initial !== null) this.state.set(this.keptKey(this.keyOf(initial)), freezeInput(initial));
     this.start(opts);
   }
 

@@ -3,7 +3,6 @@ import type { Collection, CollectionOptions } from '../core/types.js';
 import { freezeInput } from '../core/freeze.js';
 import { mutate } from '../engine/transaction.js';
 import { SourceNode } from '../engine/sourceNode.js';
-import { storedKey } from '../core/keyOf.js';
 
 /** A collection whose contents you set by hand. Every method is one transaction (or joins the current `batch`). */
 export interface StaticCollection<T> extends Collection<T> {
@@ -24,12 +23,7 @@ export interface StaticCollection<T> extends Collection<T> {
 class StaticCollectionNode<T> extends SourceNode<T> implements StaticCollection<T> {
   constructor(initial: readonly T[], opts: (CollectionOptions<never> & { synced?: boolean }) | undefined) {
     super(opts, 'Static', opts?.synced ?? true);
-    // The default key function already returns a namespaced key flat (see `storedKey`): only a key option's needs it.
-    const keep = this.defaultKeyed ? undefined : storedKey;
-    for (const o of initial) {
-      const key = this.keyOf(o);
-      this.state.set(keep === undefined ? key : keep(key), freezeInput(o));
-    }
+    for (const o of initial) this.state.set(this.keptKey(this.keyOf(o)), freezeInput(o));
     this.start(opts);
   }
 

@@ -1,7 +1,7 @@
 // The base of every collection: identity, state, dependents, handlers, sync, errors, indexes, disposal.
 import { Observable, Subject, observable, type Subscribable } from 'rxjs';
 import type { Event } from '../core/event.js';
-import { COLLECTION_BRAND } from '../core/keyOf.js';
+import { COLLECTION_BRAND, storedKey } from '../core/keyOf.js';
 import { equals as defaultEquals } from '../core/equals.js';
 import { TransformError, UsageError } from '../core/errors.js';
 import { log, logErrorOnce } from '../core/logger.js';
@@ -105,6 +105,14 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
   private forgetStop: (() => void) | undefined;
   /** Removes this collection from the live set that metrics and the debug server read. */
   private untrack: (() => void) | undefined;
+
+  /**
+   * @internal `key`, as `keyOf` gave it, in the form the state keeps (see `storedKey`). The default key function
+   * already returns a namespaced key flat, so only a key option's keys are flattened here.
+   */
+  protected keptKey(key: string): string {
+    return this.defaultKeyed ? key : storedKey(key);
+  }
 
   // ---- reading -------------------------------------------------------------------------------------
 

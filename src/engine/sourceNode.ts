@@ -16,7 +16,6 @@ import { CollectionNode } from './collectionNode.js';
 import { TransformError, UsageError } from '../core/errors.js';
 import { ScratchList } from './buffers/scratchList.js';
 import { batchArray } from './buffers/batchArray.js';
-import { storedKey } from '../core/keyOf.js';
 import { countUnreadBatch } from './counters.js';
 
 /** What a write found when it compared its value with the one it replaced (see `SourceNode.write`). */
@@ -116,7 +115,8 @@ export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadN
   }
 
   /**
-   * Writes one key inside the current transaction (callers wrap in `mutate`). `differsFromCur`: the caller
+   * Writes one key inside the current transaction (callers wrap in `mutate`). `key` is as `keyOf` gives it,
+   * or one the state holds. `differsFromCur`: the caller
    * compared `next` with the value it replaces and found them different, so nobody compares them again.
    */
   protected write(key: string, next: T | undefined, forced: boolean, differsFromCur = false): void {
@@ -124,7 +124,7 @@ export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadN
     if (cur === undefined) {
       if (next === undefined) return;
       // A new key: the string the state keeps, and the events and every downstream entry share.
-      key = storedKey(key);
+      key = this.keptKey(key);
     }
     const takers = this.writeTakers;
     // Derived collections take the write now, unless it would make no event (unforced, equal to what it
