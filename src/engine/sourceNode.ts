@@ -146,8 +146,7 @@ export abstract class SourceNode<T> extends CollectionNode<T> implements UnreadN
       // Compared with the first write's value, not with the value before the transaction.
       this.firstCompared = UNCOMPARED;
     } else {
-      // A second key makes a batch to fold (or, unread, to count): the flush does that, in rank order.
-      if (this.restKeys.length === 0) schedule(this);
+      // The first write already queued what the rest needs: the flush in rank order, or the count after propagation.
       this.restKeys.push(key);
       this.restOld.push(cur);
       this.restNext.push(next);
