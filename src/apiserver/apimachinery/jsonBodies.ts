@@ -39,16 +39,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | un
       `the body of the request was in an unknown format - accepted media types include: ${[...DECODABLE_MEDIA_TYPES].join(', ')}`,
     );
   }
-  // Refuse a declared oversize at once rather than after reading 3 MiB of it.
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (await readBodyBytes(req)).toString('utf8');
   // kube-apiserver assumes JSON here; refusing instead closes the one door a web page has: a cross-site `fetch`
   // with a body and no content type is a "simple" request, sent without a CORS preflight.
   if (media === '' && (text.trim() !== '' || ['POST', 'PUT', 'PATCH'].includes(req.method ?? ''))) {
@@ -74,6 +65,24 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonValue | un
   } catch (e) {
     throw badRequest(`the body of the request could not be decoded: ${(e as Error).message}`);
   }
+}
+
+/**
+ * Reads a request body whole, whatever its format.
+ *
+ * @throws StatusError `413` for a body over {@link MAX_BODY_BYTES}: one whose Content-Length says so is refused
+ *   before a byte of it is read, one that only turns out so is refused as it crosses the limit.
+ */
+export async function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** `413 RequestEntityTooLarge` for a body over {@link MAX_BODY_BYTES}. */
