@@ -3,9 +3,9 @@
 // read them as evidence for where a cost lies, never as a target's figure. Each contender runs in a child
 // process of its own: sharing one, their objects' shapes would meet in the same code (fixtures, `equals`).
 //
-//   build-loop   B1's 1000-pod graph built and stopped back to back (a macrotask every 20 builds): median µs per
-//                build and gc ms per build, per contender; for rxkrt also the MB 50 stopped graphs leave after
-//                minor gcs
+//   build-loop   B1's graph of 1000 pods (`--pods N`) built and stopped back to back (a macrotask every 20
+//                builds): median µs per build and gc ms per build, per contender; for rxkrt also the MB 50 stopped
+//                graphs leave after minor gcs
 //   cold-build   the same build with fresh pods, after two scavenges and a 20 ms pause (b1sync's conditions);
 //                `--no-gc` keeps the pause and drops the gcs; `--keep` stops the last build after the scavenges,
 //                not before, so that its outputs survive them as a graph in use does (in a bench:pairs process the
@@ -81,8 +81,8 @@ async function gcDuring(fn: () => Promise<void>): Promise<number> {
   return ms;
 }
 
-async function buildLoop(c: Contender): Promise<void> {
-  const pods = krtPods(1000, new IpAllocator());
+async function buildLoop(c: Contender, n: number): Promise<void> {
+  const pods = krtPods(n, new IpAllocator());
   const resident = c.build(krtPods(100, new IpAllocator()), krtServices());
   const builds = 2000;
   const times: number[] = [];
@@ -312,7 +312,7 @@ type Probe = (typeof PROBES)[number];
 
 /** The options each probe takes (any other is refused rather than ignored). */
 const TAKES: Record<Probe, readonly string[]> = {
-  'build-loop': ['contender'],
+  'build-loop': ['contender', 'pods'],
   'cold-build': ['contender', 'no-gc', 'keep'],
   'build-survivors': ['contender'],
   'build-phases': ['no-stop', 'contender'],
@@ -329,11 +329,12 @@ const TAKES: Record<Probe, readonly string[]> = {
 const cli = defineCli({
   tool: 'bench:probe',
   usage:
-    'bench:probe -- build-loop | cold-build [--no-gc] [--keep] | build-survivors | build-phases [--no-stop] | stop-signal | build-sizes [--processes N] | ' +
+    'bench:probe -- build-loop [--pods N] | cold-build [--no-gc] [--keep] | build-survivors | build-phases [--no-stop] | stop-signal | build-sizes [--processes N] | ' +
     'build-layers [--processes N] | fetch-loop | tx-loop | tx-cold | tx-layers | b4-list [--minor] [--gcs N] [--alternate] [--forced]; ' +
     'build-loop, cold-build, build-survivors, build-phases, the tx probes and b4-list run each contender in a process of its own (--contender NAME: that one, here)',
   options: {
     contender: text(),
+    pods: integer({ min: 1 }),
     'no-gc': flag(),
     keep: flag(),
     'no-stop': flag(),
@@ -392,7 +393,7 @@ async function main(): Promise<void> {
   if (probe === 'tx-cold') return txCold(name);
   if (probe === 'build-phases') return buildPhases(!args['no-stop'], name as BuildPhaseContender);
   const c = WORKLOAD_CONTENDERS.find((x) => x.name === name)!;
-  if (probe === 'build-loop') await buildLoop(c);
+  if (probe === 'build-loop') await buildLoop(c, args.pods ?? 1000);
   else if (probe === 'cold-build') await coldBuild(c, !args['no-gc'], args.keep);
   else if (probe === 'build-survivors') buildSurvivors(c);
   else txLoop(c);
