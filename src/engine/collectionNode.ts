@@ -1,10 +1,10 @@
 // The base of every collection: identity, state, dependents, handlers, sync, errors, indexes, disposal.
-import { Observable, Subject, observable, type Subscribable } from 'rxjs';
+import { Observable, observable, type Subscribable } from 'rxjs';
 import type { Event } from '../core/event.js';
 import { COLLECTION_BRAND, storedKey } from '../core/keyOf.js';
 import { equals as defaultEquals } from '../core/equals.js';
 import { TransformError, UsageError } from '../core/errors.js';
-import { log, logErrorOnce } from '../core/logger.js';
+import { log } from '../core/logger.js';
 import { InvariantError, isStrictMode } from '../core/strict.js';
 import type { Labels } from '../core/labels.js';
 import type {
@@ -18,6 +18,7 @@ import type {
 } from '../core/types.js';
 import { makeKeyFn, makeKeyTest, safeKey } from './keyFunction.js';
 import { SyncState } from './syncState.js';
+import { ErrorReports } from './errorReports.js';
 import { onAbort } from './onAbort.js';
 import { HandlerSet, type HandlerOwner } from './handlerSet.js';
 import { afterCommitted, deliverAfterCommit, scheduleSync, type BatchReceiver, type TxNode } from './transaction.js';
@@ -70,7 +71,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
    * added and removed rarely. Nothing adds or removes one while a batch is handed over (`receive` only queues).
    */
   private readonly dependents: Dependent[] = [];
-  private readonly errorSubject = new Subject<TransformError>();
+  private readonly errorReports = new ErrorReports(this.counters);
   /** Secondary indexes and the selector lookup, built on first use and kept in step by `setState`. */
   protected readonly indexes = new StateIndexes<T>();
   private readonly meta: Record<string, unknown>;
@@ -86,7 +87,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
     this.eq = (opts?.equals as ((a: T, b: T) => boolean) | undefined) ?? defaultEquals;
     this.meta = opts?.metadata ?? {};
     this.debugRegistry = opts?.debugger;
-    this.errors$ = this.errorSubject.asObservable();
+    this.errors$ = this.errorReports.errors$;
     this.events$ = new Observable<readonly Event<T>[]>((subscriber) => {
       const reg = this.registerBatch((batch) => subscriber.next(batch), true);
       return () => reg.unregister();
@@ -108,7 +109,8 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
 
   /**
    * @internal `key`, as `keyOf` gave it, in the form the state keeps (see `storedKey`). The default key function
-   * already returns a namespaced key flat, so only a key option's keys are flattened here.
+   * already returns a namespaced key flat, so only a key option's keys are flattened here (a `resourceName()` or a
+   * string is kept as given: flattening it would be a call per write for a rare kind of key).
    */
   protected keptKey(key: string): string {
     return this.defaultKeyed ? key : storedKey(key);
@@ -335,12 +337,7 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
 
   /** Counts, logs (once per distinct message) and emits an error on `errors$` after the commit. */
   reportError(err: TransformError): void {
-    this.counters.errors++;
-    const recent = (this.lastErrors ??= []);
-    if (recent.length === RECENT_ERRORS) recent.shift();
-    recent.push(err);
-    logErrorOnce({ collection: err.collection, key: err.key, err: err.error }, err.message);
-    afterCommitted(() => this.errorSubject.next(err));
+    this.errorReports.report(err);
   }
 
   reportHandlerError(error: unknown): void {
@@ -351,10 +348,8 @@ export abstract class CollectionNode<T> implements InternalCollection<T>, TxNode
 
   /** The last errors reported, oldest first (for the debug server's graph page). */
   recentErrors(): readonly TransformError[] {
-    return this.lastErrors ?? [];
+    return this.errorReports.last();
   }
-
-  private lastErrors: TransformError[] | undefined;
 
   queuedHandlerBatches(): number {
     return this.handlers.queuedBatches();
@@ -398,6 +393,3 @@ Object.defineProperty(CollectionNode.prototype, observable, {
     return this.events$;
   },
 });
-
-/** How many of a collection's last errors the debug server can show. */
-const RECENT_ERRORS = 10;
