@@ -4,6 +4,7 @@ import { CoreV1Api, makeInformer, type KubernetesObject, type V1ConfigMap } from
 import { setLogger, newCollection } from '../../src/index.js';
 import { fromInformer, type InformerLike } from '../../src/kube/index.js';
 import { Harness, Replica, until } from '../helpers/kube.js';
+import { ManualScheduler } from '../helpers/manualScheduler.js';
 
 const cm = (name: string): V1ConfigMap => ({
   apiVersion: 'v1',
@@ -117,5 +118,37 @@ describe('fromInformer', () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: cm('c') });
     await until(() => informer.list().length === 3, 'the informer still running');
     expect(names(cms)).toEqual(['a', 'b']);
+  });
+
+  it('should schedule nothing for a callback the informer makes after stop', async () => {
+    const { core, informer } = await setup();
+    await informer.start();
+    const stop = new AbortController();
+    // The application's own callback, registered first, stops the collection: client-node still calls ours,
+    // from the copy of its callbacks it took for this object.
+    informer.on('add', () => stop.abort());
+    const flushes = new ManualScheduler();
+    const cms = fromInformer(informer, { stop: stop.signal, scheduler: flushes, timerScheduler: new ManualScheduler() });
+    await core.createNamespacedConfigMap({ namespace: 'default', body: cm('c') });
+    await until(() => stop.signal.aborted, 'the add callback');
+    expect(flushes.pending()).toEqual([]);
+    expect(names(cms)).toEqual(['a', 'b']);
+  });
+
+  it('should start no LIST check for a connect the informer reports after stop', async () => {
+    const timers = new ManualScheduler();
+    const stop = new AbortController();
+    const connects: Array<(err?: unknown) => void> = [() => stop.abort()];
+    // An informer that, like client-node for adds, calls the callbacks it held when the event came.
+    const informer: InformerLike<V1ConfigMap> = {
+      list: () => [],
+      on: (verb: string, cb: never) => void (verb === 'connect' && connects.push(cb)),
+      off: (verb: string, cb: never) => void (verb === 'connect' && connects.splice(connects.indexOf(cb), 1)),
+      latestResourceVersion: () => '',
+    };
+    fromInformer(informer, { stop: stop.signal, timerScheduler: timers });
+    for (const cb of [...connects]) cb();
+    expect(stop.signal.aborted).toBe(true);
+    expect(timers.pending()).toEqual([]);
   });
 });

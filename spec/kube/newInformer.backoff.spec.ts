@@ -127,4 +127,26 @@ describe('newInformer backoff', () => {
     await until(() => replica.errors.length === 1 && clock.pending().length === 1, 'the LIST failure');
     expect(clock.pending()).toEqual([100]);
   });
+
+  it('should arm no retry when a collection stopped from its errors$ was the last on the feed', async () => {
+    const stop = new AbortController();
+    const { proxy, clock, informer } = await setup({ stop: stop.signal, backoff: { jitter: false } });
+    informer.errors$.subscribe(() => stop.abort());
+    proxy.on(listOf('/configmaps'), { kind: 'answer', status: 500, body: { kind: 'Status', code: 500 } }, 1);
+    await until(() => stop.signal.aborted, 'the LIST failure on errors$');
+    // The failure was reported before the retry was armed: a timer armed now would outlive the stopped feed.
+    expect(clock.pending()).toEqual([]);
+    expect(informerStats(informer)).toMatchObject({ state: 'stopped', lists: 1 });
+  });
+
+  it('should send no LIST when a collection stopped from its errors$ was the last on the feed', async () => {
+    const stop = new AbortController();
+    const { server, proxy, informer } = await setup({ stop: stop.signal });
+    informer.errors$.subscribe(() => stop.abort());
+    // An event, then a refusal of the resourceVersion: the step asks for a report and a LIST at once.
+    const refused = { type: 'ERROR', object: { kind: 'Status', code: 400, message: 'refused' } };
+    proxy.on(watchOf('/configmaps'), { kind: 'stream', lines: [{ type: 'ADDED', object: cm('b', server.resourceVersion()) }, refused] }, 1);
+    await until(() => stop.signal.aborted, 'the refused watch on errors$');
+    expect(informerStats(informer)).toMatchObject({ state: 'stopped', lists: 1 });
+  });
 });

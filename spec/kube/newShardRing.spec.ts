@@ -1,5 +1,6 @@
 import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { lastValueFrom } from 'rxjs';
 import { setLogger } from '../../src/index.js';
 import { newShardRing, SHARD_GROUP_LABEL, SHARD_VIEW_ANNOTATION, type ShardRing } from '../../src/kube/index.js';
 import type { ApiServer } from '../../src/apiserver/index.js';
@@ -147,6 +148,26 @@ describe('newShardRing', () => {
     expect(c!.ring.members()).toEqual(['a', 'b', 'c']);
     expect(cKeys.every((k) => c!.ring.owns(k))).toBe(true);
     expect(doubleOwners).toEqual([]);
+  });
+
+  it('should leave no timer behind when stopped while a renewal is in flight', async () => {
+    const server = await fresh();
+    let arrived!: () => void;
+    const renewalArrived = new Promise<void>((resolve) => (arrived = resolve));
+    const isRenewal = (method: string, path: string): boolean => {
+      const hit = method === 'POST' && path.endsWith('/leases');
+      if (hit) arrived();
+      return hit;
+    };
+    server.delayNext(1, 200, { match: isRenewal });
+    const a = join(server, 'a');
+    await renewalArrived;
+    a.stop.abort();
+    members = [];
+    await lastValueFrom(a.ring.members$, { defaultValue: [] });
+    // The renewal answered after the stop: its renew deadline must not be scheduled, or the process stays up for it.
+    expect(clock.pending()).toEqual([]);
+    expect(a.ring.members()).toEqual([]);
   });
 
   it('should refuse bad options, naming the group and the value', () => {

@@ -3,6 +3,7 @@ import { CustomObjectsApi, type KubeConfig, type KubernetesObject } from '@kuber
 import { newStatusCollection, setLogger } from '../../src/index.js';
 import { newInformer, newShardRing, newStatusWriter, type ShardRing, type StatusWriter } from '../../src/kube/index.js';
 import type { ApiServer } from '../../src/apiserver/index.js';
+import { lastValueFrom } from 'rxjs';
 import { Harness, installCrd, until } from '../helpers/kube.js';
 
 interface Gadget extends KubernetesObject {
@@ -34,7 +35,11 @@ describe('newShardRing with gated status writers', () => {
   beforeAll(() => setLogger({ info: () => {}, debug: () => {}, warn: () => {}, error: () => {} }));
   afterAll(() => setLogger());
   afterEach(async () => {
-    for (const r of replicas.splice(0)) r.stop.abort();
+    const leaving = replicas.splice(0);
+    for (const r of leaving) r.stop.abort();
+    // A ring releases its Lease on the way out (members$ completes after): closing the server first would leave
+    // that request waiting out its timeout, past the end of the suite.
+    await Promise.all(leaving.map((r) => lastValueFrom(r.ring.members$, { defaultValue: [] })));
     await h.release();
   });
 

@@ -92,7 +92,8 @@ class WrappedInformer<T extends KubernetesObject> extends SourceNode<T> {
 
   /** client-node fires `connect` just before its LIST: look until the LIST is in. */
   private awaitList(): void {
-    if (this.hasSynced() || this.listCheck !== undefined || this.informer.latestResourceVersion === undefined) return;
+    // An informer may still call a callback it held when `stop` removed it: the check would outlive the collection.
+    if (this.disposed || this.hasSynced() || this.listCheck !== undefined || this.informer.latestResourceVersion === undefined) return;
     this.listCheck = this.timerScheduler.schedule(this.checkListed, LIST_CHECK_MS);
   }
 
@@ -110,6 +111,8 @@ class WrappedInformer<T extends KubernetesObject> extends SourceNode<T> {
   }
 
   private buffered(obj: T, deleted: boolean): void {
+    // client-node calls a copy of its callbacks: one removed by `stop` meanwhile still gets this object.
+    if (this.disposed) return;
     let key: string;
     try {
       key = this.keyOf(obj);

@@ -119,6 +119,9 @@ export class InformerFeed {
 
   private perform(effects: readonly InformerEffect[]): void {
     for (const e of effects) {
+      // A report reaches errors$ at once, whose subscriber may stop the feed's last collection: the retry timer
+      // or LIST the step asked for after it would then outlive the feed.
+      if (this.machine.kind === 'stopped' && e.kind !== 'closeWatch' && e.kind !== 'cancelWait') continue;
       switch (e.kind) {
         case 'list':
           this.startList();

@@ -260,6 +260,9 @@ class Member implements ShardRing {
       this.published = publish;
       this.acksFresh = false;
     }
+    // Stopped while the write was in flight: the record is kept for the release, but a deadline scheduled now
+    // would outlive the ring and hold the process open for a whole renew deadline.
+    if (this.stopped) return;
     this.deadline?.unsubscribe();
     const left = startedAt + this.timing.renewDeadlineMs - this.timers.now();
     if (left > 0) this.deadline = this.timers.schedule(() => this.update(), left);

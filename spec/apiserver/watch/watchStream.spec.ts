@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type Socket } from 'node:net';
 import { CoreV1Api } from '@kubernetes/client-node';
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { startApiServer, type ApiServer } from '../../../src/apiserver/index.js';
-import { openWatch, waitFor } from '../helpers.js';
+import { parseIpv4Cidr } from '../../../src/apiserver/apimachinery/ipv4Range.js';
+import { builtinHooks } from '../../../src/apiserver/hooks/builtinHooks.js';
+import { ResourceRegistry } from '../../../src/apiserver/kinds/resourceRegistry.js';
+import { createObject } from '../../../src/apiserver/objects/createObject.js';
+import { parseListOptions } from '../../../src/apiserver/objects/listOptions.js';
+import type { ServerState } from '../../../src/apiserver/state/serverState.js';
+import { Store } from '../../../src/apiserver/storage/store.js';
+import { WatchHub } from '../../../src/apiserver/watch/watchHub.js';
+import { ManualClock, openWatch, waitFor } from '../helpers.js';
 
 const BUDGET = 1024 * 1024;
 const VALUE = 'x'.repeat(100 * 1024);
@@ -64,6 +74,39 @@ describe('WatchStream', () => {
     expect(server.watchStats().endedTooSlow).toBe(before);
     expect(server.openWatches()).toBe(1);
     w.close();
+  });
+
+  it('should arm no bookmark or timeout timer for a watch cut before they were armed', () => {
+    const clock = new ManualClock();
+    const registry = new ResourceRegistry();
+    const state: ServerState = {
+      store: new Store(),
+      registry,
+      clock,
+      hooks: builtinHooks(),
+      serviceIpRange: parseIpv4Cidr('10.96.0.0/12')!,
+    };
+    const namespaces = registry.byPlural('v1', 'namespaces')!;
+    createObject(state, namespaces, undefined, { metadata: { name: 'a' } }, { manager: 'test' });
+    const hub = new WatchHub(state, { bookmarkIntervalMs: 1_000, expired: 'status', bufferBytes: 64 });
+    // A client that reads nothing: what is written stays with the socket, and the first write fills it.
+    const res = Object.assign(new EventEmitter(), {
+      writableLength: 0,
+      writableEnded: false,
+      destroyed: false,
+      writeHead: () => res,
+      flushHeaders: () => {},
+      write: (text: string) => ((res.writableLength += Buffer.byteLength(text)), false),
+      end: () => void (res.writableEnded = true),
+      destroy: () => void (res.destroyed = true),
+    });
+    const opts = parseListOptions(namespaces, new URLSearchParams('watch=true&allowWatchBookmarks=true&timeoutSeconds=60'));
+    // The initial ADDED waits with the socket, over the budget: the first BOOKMARK cuts the watch.
+    hub.serve(res as unknown as ServerResponse, namespaces, undefined, undefined, opts);
+    expect(hub.stats()).toMatchObject({ open: 0, endedTooSlow: 1 });
+    expect(res.destroyed).toBe(true);
+    // Nothing cancels a timer armed after the cut: the bookmark interval would tick for good.
+    expect(clock.pending()).toBe(0);
   });
 
   it('should refuse a non-positive budget', async () => {

@@ -76,10 +76,13 @@ export class WatchStream {
   }
 
   every(ms: number, fn: () => void): void {
+    // Already over (the first bookmark can cut a client that reads nothing): no dispose is left to cancel it.
+    if (this.closed) return;
     this.timers.push(this.state.clock.setInterval(fn, ms));
   }
 
   once(ms: number, fn: () => void): void {
+    if (this.closed) return;
     this.timers.push(this.state.clock.setTimeout(fn, ms));
   }
 
