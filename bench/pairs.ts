@@ -6,6 +6,9 @@
 //   npm run bench:pairs -- --only b1batch,b2burst --pairs 4
 //   npm run -s bench:pairs -- --json            one JSON object per judged ratio on stdout
 //   npm run bench:pairs -- --out FILE           the text on stdout, and the JSON lines written to FILE too
+//   npm run bench:pairs -- --only b1sync --v8 no-incremental-marking
+//                                               the child processes run under these V8 flags (comma-separated,
+//                                               without dashes): evidence of what a ratio owes to V8, never a verdict
 //
 // Each process sets up the contenders of a pair scenario (the two of a process pair in opposite orders, so
 // that neither is always set up first), runs rounds of one op each in a random order, each after a gc and
@@ -27,13 +30,14 @@ const SCENARIO_IDS = PAIR_SCENARIOS.map((s) => s.id);
 
 const CLI = defineCli({
   tool: 'bench:pairs',
-  usage: `bench:pairs -- [--only ${SCENARIO_IDS.join(',')}] [--pairs N] [--quick] [--json] [--out FILE]`,
+  usage: `bench:pairs -- [--only ${SCENARIO_IDS.join(',')}] [--pairs N] [--quick] [--json] [--out FILE] [--v8 flag,flag=value]`,
   options: {
     only: idList('pair scenario', SCENARIO_IDS, SCENARIO_IDS),
     pairs: integer({ min: 1 }, 3),
     quick: flag(),
     json: flag(),
     out: text(),
+    v8: text(),
     /** Set in the child processes: the order in which they set the contenders up. */
     child: choice(['forward', 'reverse']),
   },
@@ -78,6 +82,8 @@ interface Judged {
   outputs_checked: boolean;
   processes: number;
   steal_percent: (number | null)[];
+  /** V8 flags the processes ran under (`--v8`); absent for Node's defaults, the only conditions a target is judged in. */
+  v8_flags?: string[];
 }
 
 async function main(): Promise<void> {
@@ -87,12 +93,13 @@ async function main(): Promise<void> {
     // B4's API server would keep the process alive.
     process.exit(0);
   }
+  const v8Flags = v8FlagsOf(args.v8);
   const reports: ChildReport[][] = [];
   for (let p = 0; p < args.pairs; p++) {
     for (const order of ['forward', 'reverse']) {
       process.stderr.write(`  · process ${reports.length + 1} of ${2 * args.pairs} (${order} set-up order)\n`);
       const childArgs = [...process.argv.slice(2), '--child', order];
-      const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...childArgs], {
+      const out = execFileSync(process.execPath, [...v8Flags, '--expose-gc', fileURLToPath(import.meta.url), ...childArgs], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'inherit'],
         maxBuffer: 256 << 20,
@@ -124,10 +131,11 @@ async function main(): Promise<void> {
         interval_rounds: [Number(r.roundsLo.toFixed(4)), Number(r.roundsHi.toFixed(4))],
         per_process: r.perProcess.map((x) => Number(x.toFixed(4))),
         target: t.atLeast !== undefined ? `≥ ${t.atLeast}` : t.atMost !== undefined ? `≤ ${t.atMost}` : 'none (evidence)',
-        met: t.atLeast !== undefined ? ratio >= t.atLeast : t.atMost !== undefined ? ratio <= t.atMost : null,
+        met: v8Flags.length > 0 ? null : t.atLeast !== undefined ? ratio >= t.atLeast : t.atMost !== undefined ? ratio <= t.atMost : null,
         outputs_checked: checked(t.variant) && checked(t.over),
         processes: each.length,
         steal_percent: each.map((x) => (x.steal === undefined ? null : Number(x.steal.toFixed(1)))),
+        ...underFlags(v8Flags),
       });
       if (!args.json)
         console.log(
@@ -147,14 +155,15 @@ async function main(): Promise<void> {
         interval_rounds: [NaN, NaN],
         per_process: values.map((v) => Number(v.toFixed(4))),
         target: `≤ ${m.atMost}`,
-        met: med <= m.atMost,
+        met: v8Flags.length > 0 ? null : med <= m.atMost,
         outputs_checked: true,
         processes: each.length,
         steal_percent: each.map((x) => (x.steal === undefined ? null : Number(x.steal.toFixed(1)))),
+        ...underFlags(v8Flags),
       });
       if (!args.json)
         console.log(
-          `${s.title}: ${m.name}: median over processes ${med.toFixed(3)} (range ${values.map((v) => v.toFixed(3)).join(' ')}); target ≤ ${m.atMost}: ${med <= m.atMost ? 'met' : 'NOT met'}`,
+          `${s.title}: ${m.name}: median over processes ${med.toFixed(3)} (range ${values.map((v) => v.toFixed(3)).join(' ')}); ${verdict(judged.at(-1)!)}`,
         );
     }
   }
@@ -163,7 +172,27 @@ async function main(): Promise<void> {
 }
 
 function verdict(j: Judged): string {
+  if (j.v8_flags !== undefined) return `evidence under ${j.v8_flags.join(' ')}, not judged`;
   return j.met === null ? 'evidence, no target' : `target ${j.target}: ${j.met ? 'met' : 'NOT met'}`;
+}
+
+/** `--v8 a,b=1` as Node's arguments `--a --b=1`; a flag is a lower-case name, with a value after `=` if any. */
+function v8FlagsOf(given: string | undefined): string[] {
+  if (given === undefined) return [];
+  return given.split(',').map((f) => {
+    if (!/^[a-z0-9][a-z0-9-]*(=[\w.-]+)?$/.test(f)) {
+      console.error(
+        `bench:pairs: --v8 takes V8 flags without their dashes, comma-separated (no-incremental-marking); got ${JSON.stringify(f)}`,
+      );
+      process.exit(2);
+    }
+    return `--${f}`;
+  });
+}
+
+/** A ratio measured under flags says so in its row (and is judged against no bound, see `met`). */
+function underFlags(flags: readonly string[]): Pick<Judged, 'v8_flags'> {
+  return flags.length === 0 ? {} : { v8_flags: [...flags] };
 }
 
 function median(xs: readonly number[]): number {
