@@ -1,5 +1,6 @@
 import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { lastValueFrom } from 'rxjs';
 import { setLogger } from '../../src/index.js';
 import { newLeaderElector, type LeaderElector, type LeaderElectorOptions } from '../../src/kube/index.js';
 import type { ApiServer } from '../../src/apiserver/index.js';
@@ -147,6 +148,17 @@ describe('newLeaderElector', () => {
     await step(timing.retryPeriodSeconds * 1000);
     expect(b.elector.isLeader()).toBe(true);
     expect((await lease(server)).spec.leaseTransitions).toBe(1);
+  });
+
+  it('should complete leader$ only once the release on stop is written, so a process can wait for it', async () => {
+    clock = new ManualScheduler();
+    const server = await h.server();
+    const a = start(server, 'a');
+    await step(100);
+    expect((await lease(server)).spec.holderIdentity).toBe('a');
+    a.stop.abort();
+    await lastValueFrom(a.elector.leader$, { defaultValue: false });
+    expect((await lease(server)).spec.holderIdentity).toBe('');
   });
 
   it('should step down a partitioned leader before anyone else takes over, as the server saw it', async () => {

@@ -170,6 +170,21 @@ describe('newShardRing', () => {
     expect(a.ring.members()).toEqual([]);
   });
 
+  it('should complete members$ only once the release on stop is written, so a process can wait for it', async () => {
+    const server = await fresh();
+    const a = join(server, 'a');
+    await step(100);
+    const leaseOf = async (): Promise<{ spec: { holderIdentity: string } }> =>
+      (await (await fetch(`${server.url}/apis/coordination.k8s.io/v1/namespaces/default/leases/gadgets-a`)).json()) as {
+        spec: { holderIdentity: string };
+      };
+    expect((await leaseOf()).spec.holderIdentity).toBe('a');
+    a.stop.abort();
+    members = [];
+    await lastValueFrom(a.ring.members$, { defaultValue: [] });
+    expect((await leaseOf()).spec.holderIdentity).toBe('');
+  });
+
   it('should refuse bad options, naming the group and the value', () => {
     const kc = { getCurrentCluster: () => null } as unknown as KubeConfig;
     expect(() => newShardRing(kc, { namespace: 'ns', group: 'has space', identity: 'a' })).toThrow(
