@@ -36,19 +36,18 @@
 //                one process on one server, as a bench:pairs process does; `--forced` makes each of them a
 //                forced full gc (a bare `gc()`, what the bench harness used to call)
 import { execFileSync } from 'node:child_process';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { startApiServer } from '../src/apiserver/index.js';
-import { Countdown, IpAllocator, krtPods, krtServices, withNewIp, type Pod, type Service } from './fixtures.js';
+import { Countdown, IpAllocator, krtPods, krtServices } from './fixtures.js';
 import { contractFloor, engineFloor, leanEngine, rxkrt, strongHand, type Contender } from './workloadContenders.js';
 import { createPods, watchClientNode, watchRxkrt, watchRxkrtInformer, type Env, type RunCtx } from './b4Informer.js';
-import { forcedGc, fullGc, heapUsed, median, minorGc } from './harness.js';
-import { newCollection, newNamespaceIndex, newStaticCollection } from '../src/index.js';
-import { workloadOf } from './rxkrtWorkloads.js';
+import { fullGc, heapUsed, median } from './harness.js';
 import { BUILD_PHASE_CONTENDERS, buildPhases, stopSignal, type BuildPhaseContender } from './probeColdBuild.js';
 import { buildCostChild, buildLayers, buildSizes } from './probeBuildCost.js';
 import { fetchLoop } from './probeFetchLoop.js';
+import { collect, gcDuring, pause } from './probeGc.js';
+import { TX_COLD, TX_LAYERS, txCold, txLayers, txLoop } from './probeTransactions.js';
 import { choice, defineCli, flag, integer, required, text } from './cli.js';
 
 const WORKLOAD_CONTENDERS: Contender[] = [strongHand, contractFloor, engineFloor, leanEngine, rxkrt];
@@ -57,30 +56,6 @@ const B4_WATCHERS: Record<string, (c: RunCtx) => Promise<void>> = {
   'rxkrt newInformer alone': watchRxkrtInformer,
   'rxkrt newInformer → newCollection': watchRxkrt,
 };
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * `count` scavenges (`--expose-gc`), or as many forced full gcs with `forced`. The scavenges are what the harness
- * runs before each run; they were asked for as `gc({ type: 'major' })`, which Node 20 runs as a scavenge.
- */
-function collect(count = 2, forced = false): void {
-  if ((globalThis as { gc?: unknown }).gc === undefined) throw new Error('run with node --expose-gc (npm run bench:probe does)');
-  for (let i = 0; i < count; i++) (forced ? forcedGc : minorGc)();
-}
-
-/** Milliseconds of gc reported while `fn` runs (the observer's entries arrive a macrotask later). */
-async function gcDuring(fn: () => Promise<void>): Promise<number> {
-  let ms = 0;
-  const obs = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) ms += e.duration;
-  });
-  obs.observe({ entryTypes: ['gc'] });
-  await fn();
-  await pause(50);
-  obs.disconnect();
-  return ms;
-}
-
 async function buildLoop(c: Contender, n: number): Promise<void> {
   const pods = krtPods(n, new IpAllocator());
   const resident = c.build(krtPods(100, new IpAllocator()), krtServices());
@@ -159,104 +134,10 @@ function buildSurvivors(c: Contender): void {
   );
 }
 
-function txLoop(c: Contender): void {
-  const ips = new IpAllocator();
-  let current: Pod[] = krtPods(1000, ips);
-  const live = c.build(current, krtServices());
-  const times: number[] = [];
-  for (let i = 0; i < 3000; i++) {
-    const next = current.map((p) => withNewIp(p, ips));
-    const t0 = performance.now();
-    live.updateEach(next);
-    if (i >= 500) times.push(performance.now() - t0);
-    current = next;
-  }
-  live.stop();
-  console.log(`${c.name}: ${median(times).toFixed(3)} ms per 1000 single-update transactions or drains`);
-}
-
-/** The graphs `tx-cold` measures. */
-const TX_COLD = ['hand-written (drain per update)', 'rxkrt, a transform that fetches nothing', "rxkrt, B1's Workloads"];
-
-const NO_SERVICE_NAMES: readonly string[] = Object.freeze([]);
-
-async function txCold(variant: string): Promise<void> {
-  const at = TX_COLD.indexOf(variant);
-  if (at < 0) throw new Error(`tx-cold has no variant ${JSON.stringify(variant)} (variants: ${TX_COLD.join('; ')})`);
-  const ips = new IpAllocator();
-  let current: Pod[] = krtPods(1000, ips);
-  let update: (next: readonly Pod[]) => void;
-  let stop: () => void;
-  if (at === 1) {
-    const abort = new AbortController();
-    const pods = newStaticCollection<Pod>(current, { name: 'Pods', stop: abort.signal });
-    const workload = (_ctx: unknown, p: Pod) => ({
-      metadata: { name: p.metadata.name, namespace: p.metadata.namespace },
-      ip: p.status.podIP,
-      serviceNames: NO_SERVICE_NAMES,
-    });
-    newCollection(pods, workload, { name: 'Workloads', stop: abort.signal }).register(() => {});
-    update = (next) => {
-      for (const p of next) pods.updateObject(p);
-    };
-    stop = () => abort.abort();
-  } else {
-    const live = (at === 0 ? strongHand : rxkrt).build(current, krtServices());
-    update = (next) => live.updateEach(next);
-    stop = () => live.stop();
-  }
-  collect(1);
-  const times: number[] = [];
-  for (let i = 0; i < 70; i++) {
-    const next = current.map((p) => withNewIp(p, ips));
-    collect();
-    await pause(20);
-    const t0 = performance.now();
-    update(next);
-    if (i >= 10) times.push(performance.now() - t0);
-    current = next;
-  }
-  stop();
-  console.log(`${variant}: ${median(times).toFixed(3)} ms per 1000 one-key transactions or drains, each run after two scavenges`);
-}
-
 interface B4Flags {
   minor: boolean;
   gcs: number;
   forced: boolean;
-}
-
-/** The graphs `tx-layers` measures, each a layer more than the one before. */
-const TX_LAYERS = ['source', 'source + handler', 'source → derived (no fetch) + handler', 'source → Workloads + handler'];
-
-function txLayers(layer: string): void {
-  const ips = new IpAllocator();
-  let current: Pod[] = krtPods(1000, ips);
-  const abort = new AbortController();
-  const pods = newStaticCollection<Pod>(current, { name: 'Pods', stop: abort.signal });
-  const services = newStaticCollection<Service>(krtServices(), { name: 'Services', stop: abort.signal });
-  let events = 0;
-  const count = (): void => {
-    events++;
-  };
-  const at = TX_LAYERS.indexOf(layer);
-  if (at < 0) throw new Error(`tx-layers has no layer ${JSON.stringify(layer)} (layers: ${TX_LAYERS.join('; ')})`);
-  if (at === 1) pods.register(count);
-  if (at === 2)
-    newCollection(pods, (_ctx, p) => ({ metadata: p.metadata, ip: p.status.podIP }), { name: 'W', stop: abort.signal }).register(count);
-  if (at === 3) newCollection(pods, workloadOf(newNamespaceIndex(services)), { name: 'Workloads', stop: abort.signal }).register(count);
-  const times: number[] = [];
-  for (let i = 0; i < 3000; i++) {
-    const next = current.map((p) => withNewIp(p, ips));
-    const t0 = performance.now();
-    for (const p of next) pods.updateObject(p);
-    if (i >= 500) times.push(performance.now() - t0);
-    current = next;
-  }
-  abort.abort();
-  // The 1000 adds a handler is replayed, then one event per update: else the layers measured different work.
-  if (at > 0 && events !== 3001 * 1000) throw new Error(`${layer}: ${events} events, not ${3001 * 1000}`);
-  console.log(`${layer}: ${median(times).toFixed(3)} ms per 1000 one-key transactions`);
 }
 
 /** LISTs of 3000 pods by each of `names` in turn, in one process on one server: median ms per contender. */

@@ -3,16 +3,32 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Guards the floors the project promises (core ← engine ← engine/derived ← fetch ← collections ← kube/testing), and no cycles.
+// Guards the floors the project promises (core ← engine ← engine/derived ← fetch ← collections ← kube/testing), no cycles,
+// and small files (one concept each).
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 
-function files(dir: string): string[] {
+function files(dir: string, extensions: readonly string[] = ['.ts']): string[] {
   return readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+    return statSync(p).isDirectory() ? files(p, extensions) : extensions.some((e) => p.endsWith(e)) ? [p] : [];
   });
 }
+
+/** The lines of a file, as `wc -l` counts them (a last line without its newline still counts). */
+function lineCount(file: string): number {
+  const text = readFileSync(file, 'utf8');
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/** The most lines a file under src/, spec/, bench/ or examples/ may have: small files, one concept each. */
+const MAX_LINES = 400;
+
+/**
+ * The files allowed past MAX_LINES, root-relative, each with the one-line reason it should stay long. Empty is
+ * best: split a long file by concern instead (a spec into `<subject>.<concern>.spec.ts` beside the original).
+ */
+const LONG_FILES: Readonly<Record<string, string>> = {};
 
 /** Relative imports (value and type) of one file, resolved to src-relative paths. */
 function importsOf(file: string): string[] {
@@ -118,5 +134,19 @@ describe('architecture', () => {
   it('should resolve every relative import to a file that exists', () => {
     const missing = [...graph].flatMap(([f, deps]) => deps.filter((d) => !graph.has(d)).map((d) => `${f} imports missing ${d}`));
     expect(missing).toEqual([]);
+  });
+
+  it(`should keep every file under src/, spec/, bench/ and examples/ to ${MAX_LINES} lines, unless allowed with a reason`, () => {
+    const lengths = new Map(
+      ['src', 'spec', 'bench', 'examples'].flatMap((d) =>
+        files(join(root, d), ['.ts', '.mts', '.mjs']).map((f): [string, number] => [relative(root, f), lineCount(f)]),
+      ),
+    );
+    expect(lengths.size).toBeGreaterThan(300);
+    const tooLong = [...lengths].filter(([f, n]) => n > MAX_LINES && !(f in LONG_FILES)).map(([f, n]) => `${f}: ${n} lines`);
+    expect(tooLong).toEqual([]);
+    // An allowance goes once its file is short again (or gone).
+    const stale = Object.keys(LONG_FILES).filter((f) => (lengths.get(f) ?? 0) <= MAX_LINES);
+    expect(stale).toEqual([]);
   });
 });

@@ -29,8 +29,8 @@ import {
   type StaticCollection,
 } from '../../src/index.js';
 import { internal } from '../../src/engine/internalCollection.js';
-import { seededRandom } from '../../src/testing/index.js';
 import { canonicalList } from '../helpers/canonical.js';
+import { Random } from './differentialModel.js';
 
 type Labels = Record<string, string>;
 interface Pod {
@@ -53,22 +53,6 @@ const CLAIM_NAMES = ['c0', 'c1', 'c2', 'c3', 'c4'];
 const key = (o: { metadata: { name: string; namespace?: string } }): string =>
   o.metadata.namespace === undefined ? o.metadata.name : `${o.metadata.namespace}/${o.metadata.name}`;
 const sorted = (xs: string[]): string[] => [...xs].sort();
-
-class Random {
-  private readonly next: () => number;
-  constructor(seed: number) {
-    this.next = seededRandom(seed);
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-}
 
 function randomLabels(r: Random): Labels {
   const l: Labels = {};
