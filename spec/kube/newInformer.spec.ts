@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
-import { Subscription, type SchedulerLike } from 'rxjs';
+import { ManualScheduler } from '../helpers/manualScheduler.js';
 import {
   CoreV1Api,
   CustomObjectsApi,
@@ -22,30 +22,6 @@ const cm = (name: string, data: Record<string, string> = {}, labels?: Record<str
 });
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
-
-/** A scheduler that holds every action until `flush()`. */
-function manualScheduler(): { scheduler: SchedulerLike; flush(): void; pending(): number } {
-  let queue: Array<{ run: () => void; closed: boolean }> = [];
-  const scheduler = {
-    now: () => Date.now(),
-    schedule(work: (state?: unknown) => void, _delay?: number, state?: unknown) {
-      const item = { run: () => work(state), closed: false };
-      queue.push(item);
-      return new Subscription(() => {
-        item.closed = true;
-      });
-    },
-  } as unknown as SchedulerLike;
-  return {
-    scheduler,
-    flush() {
-      const items = queue;
-      queue = [];
-      for (const i of items) if (!i.closed) i.run();
-    },
-    pending: () => queue.filter((i) => !i.closed).length,
-  };
-}
 
 describe('newInformer', () => {
   const h = new Harness();
@@ -281,8 +257,8 @@ describe('newInformer', () => {
       const server = await h.server();
       const kc = server.kubeConfig();
       const core = kc.makeApiClient(CoreV1Api);
-      const manual = manualScheduler();
-      const cms = newInformer<V1ConfigMap>(kc, CM, { stop: h.stop(), scheduler: manual.scheduler });
+      const manual = new ManualScheduler();
+      const cms = newInformer<V1ConfigMap>(kc, CM, { stop: h.stop(), scheduler: manual });
       const replica = new Replica(cms);
       expect(await cms.waitUntilSynced()).toBe(true);
       await Promise.all(Array.from({ length: 25 }, (_, i) => core.createNamespacedConfigMap({ namespace: 'default', body: cm(`b${i}`) })));
@@ -292,8 +268,8 @@ describe('newInformer', () => {
       // Everything is buffered: nothing applied, nothing delivered.
       expect(cms.list()).toEqual([]);
       expect(replica.batches).toEqual([]);
-      expect(manual.pending()).toBe(1);
-      manual.flush();
+      expect(manual.pending()).toEqual([0]);
+      manual.advance(0);
       expect(replica.batches).toHaveLength(1);
       // add+update fold into one add; add+delete into nothing.
       expect(replica.batches[0]).toHaveLength(24);

@@ -1,11 +1,10 @@
 // The rig shared by the newStatusWriter specs: a server with the Gadget CRD, an informer → status collection →
-// writer pipeline, and timers on a virtual clock.
+// writer pipeline (timers on a virtual clock come from spec/helpers/manualScheduler.ts).
 import { afterEach, beforeAll, afterAll } from '@jest/globals';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { newStatusCollection, setLogger } from '../../src/index.js';
 import { newInformer, newStatusWriter, type StatusWriter, type StatusWriterOptions } from '../../src/kube/index.js';
 import type { ApiServer } from '../../src/apiserver/index.js';
-import { Subscription, type SchedulerLike } from 'rxjs';
 import { Harness, installCrd, requestsTo } from '../helpers/kube.js';
 
 export interface Gadget extends KubernetesObject {
@@ -22,41 +21,6 @@ export const GROUP = 'example.com';
 export const API_VERSION = `${GROUP}/v1`;
 export const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 export const desired = (g: Gadget): GadgetStatus => ({ size: g.spec.size, ready: g.spec.size > 0 });
-/** Timers on a virtual clock that only moves when told to. */
-export function virtualTimers(): { scheduler: SchedulerLike; advance(ms: number): void; pending(): number } {
-  let now = 0;
-  const queue: Array<{ at: number; run: () => void; closed: boolean }> = [];
-  const scheduler = {
-    now: () => now,
-    schedule(work: (state?: unknown) => void, delay = 0, state?: unknown) {
-      const item = { at: now + delay, run: () => work(state), closed: false };
-      queue.push(item);
-      return new Subscription(() => {
-        item.closed = true;
-      });
-    },
-  } as unknown as SchedulerLike;
-  return {
-    scheduler,
-    advance(ms: number) {
-      const target = now + ms;
-      for (;;) {
-        const due = queue
-          .filter((i) => !i.closed && i.at <= target)
-          .sort((a, b) => a.at - b.at)
-          .at(0);
-        if (due === undefined) break;
-        due.closed = true;
-        now = due.at;
-        due.run();
-      }
-      now = target;
-    },
-    /** Work scheduled and neither run nor cancelled. */
-    pending: () => queue.filter((i) => !i.closed).length,
-  };
-}
-
 export const isStatusPatch = (m: string, p: string): boolean => m === 'PATCH' && p.includes('/gadgets/') && p.includes('/status');
 
 /**

@@ -1,6 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { pause, until } from '../helpers/kube.js';
-import { GROUP, isStatusPatch, mergePatch, statusWriterRig, virtualTimers } from './statusWriter.fixtures.js';
+import { GROUP, isStatusPatch, mergePatch, statusWriterRig } from './statusWriter.fixtures.js';
+import { ManualScheduler } from '../helpers/manualScheduler.js';
 
 describe('newStatusWriter concurrency and rate limit', () => {
   const { setup, create, pipeline, patches } = statusWriterRig();
@@ -29,8 +30,8 @@ describe('newStatusWriter concurrency and rate limit', () => {
 
   it("should start no more than qps patches per second (on its timer scheduler's clock)", async () => {
     const { server, kc } = await setup({ g1: 1, g2: 2, g3: 3, g4: 4, g5: 5 });
-    const clock = virtualTimers();
-    const { writer } = pipeline(kc, { qps: 2, concurrency: 10, timerScheduler: clock.scheduler });
+    const clock = new ManualScheduler();
+    const { writer } = pipeline(kc, { qps: 2, concurrency: 10, timerScheduler: clock });
     // A full bucket: a burst of two, then one token every 500 ms.
     await until(
       () => writer.stats.writes === 2 && writer.stats.queued === 3,
@@ -69,8 +70,8 @@ describe('newStatusWriter concurrency and rate limit', () => {
     await create(api, 'needs', 9);
     const before = patches(server).length;
     // One token per second, on a clock that never moves: only a single request can ever start.
-    const clock = virtualTimers();
-    const { statuses, writer } = pipeline(kc, { qps: 1, timerScheduler: clock.scheduler });
+    const clock = new ManualScheduler();
+    const { statuses, writer } = pipeline(kc, { qps: 1, timerScheduler: clock });
     await statuses.waitUntilSynced();
     await until(
       () => writer.stats.writes === 1 && writer.stats.skipped >= 7,
@@ -83,8 +84,8 @@ describe('newStatusWriter concurrency and rate limit', () => {
   it('should drop a queued write without spending a token when its object is deleted while it waits', async () => {
     const { server, kc, api } = await setup({ g1: 1, g2: 2, g3: 3 });
     // One token, then one per second on a clock that moves only when told: g2 and g3 wait in the queue.
-    const clock = virtualTimers();
-    const { gadgets, writer } = pipeline(kc, { qps: 1, concurrency: 10, timerScheduler: clock.scheduler });
+    const clock = new ManualScheduler();
+    const { gadgets, writer } = pipeline(kc, { qps: 1, concurrency: 10, timerScheduler: clock });
     await until(
       () => writer.stats.writes === 1 && writer.stats.queued === 2,
       () => JSON.stringify(writer.stats),
