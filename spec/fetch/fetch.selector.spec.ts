@@ -17,6 +17,23 @@ import {
 import { captureLog } from '../helpers/fixtures.js';
 import { keyOfObj, obj, reader, type Obj } from './fetch.fixtures.js';
 
+/** An object whose selector is a method returning a new map at every call (`onRead` counts the calls). */
+interface SelectorMethodObject {
+  metadata: { name: string; namespace: string };
+  app: string;
+  getLabelSelector(): Record<string, string>;
+}
+const selectorMethodObject =
+  (onRead: () => void) =>
+  (name: string, app: string): SelectorMethodObject => ({
+    metadata: { name, namespace: 'ns' },
+    app,
+    getLabelSelector() {
+      onRead();
+      return { app: this.app };
+    },
+  });
+
 describe('fetch by selector over a whole collection', () => {
   let log: ReturnType<typeof captureLog>;
   beforeEach(() => {
@@ -115,19 +132,8 @@ describe('fetch by selector over a whole collection', () => {
   });
 
   it('should refile objects whose selector method returns a new map on every call, and compare values, not maps', () => {
-    interface Sel {
-      metadata: { name: string; namespace: string };
-      app: string;
-      getLabelSelector(): Record<string, string>;
-    }
-    const sel = (name: string, app: string): Sel => ({
-      metadata: { name, namespace: 'ns' },
-      app,
-      getLabelSelector() {
-        return { app: this.app };
-      },
-    });
-    const src = newStaticCollection<Sel>(Array.from({ length: 9 }, (_, i) => sel(`s${i}`, `a${i % 3}`)));
+    const sel = selectorMethodObject(() => {});
+    const src = newStaticCollection<SelectorMethodObject>(Array.from({ length: 9 }, (_, i) => sel(`s${i}`, `a${i % 3}`)));
     const names = newSingleton((ctx) =>
       fetch(ctx, src, filterSelectsNonEmpty({ app: 'a1' }))
         .map((o) => o.metadata.name)
@@ -141,20 +147,8 @@ describe('fetch by selector over a whole collection', () => {
 
   it('should read a selector when the lookup files its object, not again at every fetch it answers', () => {
     let reads = 0;
-    interface Sel {
-      metadata: { name: string; namespace: string };
-      app: string;
-      getLabelSelector(): Record<string, string>;
-    }
-    const sel = (name: string, app: string): Sel => ({
-      metadata: { name, namespace: 'ns' },
-      app,
-      getLabelSelector() {
-        reads++;
-        return { app: this.app };
-      },
-    });
-    const src = newStaticCollection<Sel>(Array.from({ length: 10 }, (_, i) => sel(`s${i}`, `a${i % 5}`)));
+    const sel = selectorMethodObject(() => reads++);
+    const src = newStaticCollection<SelectorMethodObject>(Array.from({ length: 10 }, (_, i) => sel(`s${i}`, `a${i % 5}`)));
     const readers = newStaticCollection<{ metadata: { name: string; namespace: string }; app: string }>([]);
     const found = newCollection(readers, (ctx, r) => ({
       metadata: r.metadata,

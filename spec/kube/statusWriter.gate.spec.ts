@@ -1,17 +1,10 @@
-import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
-import { CustomObjectsApi, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { describe, it, expect } from '@jest/globals';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Subject } from 'rxjs';
-import { newStatusCollection, setLogger } from '../../src/index.js';
-import { newInformer, newStatusWriter, type Gate, type StatusWriter } from '../../src/kube/index.js';
+import { newStatusWriter, type Gate } from '../../src/kube/index.js';
 import type { ApiServer } from '../../src/apiserver/index.js';
-import { Harness, installCrd, requestsTo, until } from '../helpers/kube.js';
-
-interface Gadget extends KubernetesObject {
-  spec: { size: number };
-  status?: { size: number };
-}
-
-const GROUP = 'example.com';
+import { until } from '../helpers/kube.js';
+import { statusWriterRig } from './statusWriter.fixtures.js';
 
 /** A gate whose owned keys a test sets by hand. */
 class ManualGate implements Gate {
@@ -28,47 +21,20 @@ class ManualGate implements Gate {
 }
 
 describe('newStatusWriter with a gate', () => {
-  const h = new Harness();
-  const writers: StatusWriter[] = [];
-  afterEach(async () => {
-    for (const w of writers.splice(0)) w.stop();
-    await h.release();
-  });
-  beforeAll(() => setLogger({ warn: () => {}, error: () => {} }));
-  afterAll(() => setLogger());
-
-  async function setup(names: string[]): Promise<{ server: ApiServer; kc: KubeConfig }> {
-    const server = await h.server();
-    const kc = server.kubeConfig();
-    await installCrd(kc, GROUP, 'Gadget', 'gadgets');
-    const api = kc.makeApiClient(CustomObjectsApi);
-    for (const [i, name] of names.entries()) {
-      await api.createNamespacedCustomObject({
-        group: GROUP,
-        version: 'v1',
-        namespace: 'default',
-        plural: 'gadgets',
-        body: { apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name }, spec: { size: i + 1 } },
-      });
-    }
-    return { server, kc };
-  }
+  const { writers, setup: setupSizes, resize, statusesOf, patches } = statusWriterRig();
+  /** A server with the Gadget CRD and one gadget per name, sized 1, 2, … in order. */
+  const setup = (names: string[]) => setupSizes(Object.fromEntries(names.map((name, i) => [name, i + 1])));
 
   // A retry waits a minute here, so a test can change ownership while it is pending.
   function gatedWriter(kc: KubeConfig, gate: Gate) {
-    const stop = h.stop();
-    const gadgets = newInformer<Gadget>(kc, { apiVersion: `${GROUP}/v1`, kind: 'Gadget' }, { stop });
-    const [statuses] = newStatusCollection<Gadget, { size: number }, never>(gadgets, (_ctx, g) => ({ status: { size: g.spec.size } }), {
-      name: 'Gadgets',
-      stop,
-    });
+    const { gadgets, statuses } = statusesOf(kc);
     const writer = newStatusWriter(kc, statuses, { gate, backoff: { initialMs: 60_000, maxMs: 60_000 } });
     writers.push(writer);
     return { gadgets, writer };
   }
 
   const written = (server: ApiServer): string[] =>
-    requestsTo(server, 'PATCH', '/status')
+    patches(server)
       .map((p) => /gadgets\/([^/]+)\/status/.exec(p)?.[1] ?? p)
       .sort();
 
@@ -88,7 +54,7 @@ describe('newStatusWriter with a gate', () => {
   });
 
   it('should pick up a newly owned key at once, and leave a lost one unwritten', async () => {
-    const { server, kc } = await setup(['a', 'b']);
+    const { server, kc, api } = await setup(['a', 'b']);
     const gate = new ManualGate();
     const { gadgets, writer } = gatedWriter(kc, gate);
     await gadgets.waitUntilSynced();
@@ -107,15 +73,7 @@ describe('newStatusWriter with a gate', () => {
       () => writer.stats.writes === 2,
       () => JSON.stringify(writer.stats),
     );
-    const api = kc.makeApiClient(CustomObjectsApi);
-    await api.patchNamespacedCustomObject({
-      group: GROUP,
-      version: 'v1',
-      namespace: 'default',
-      plural: 'gadgets',
-      name: 'b',
-      body: [{ op: 'replace', path: '/spec/size', value: 9 }],
-    });
+    await resize(api, 'b', 9);
     await until(() => gadgets.getKey('default/b')?.spec.size === 9, 'b resized');
     await writer.idle();
     expect(written(server)).toEqual(['a', 'b']);
